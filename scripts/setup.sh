@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, the Debian 12 packages the project needs and are
+# missing; prints what it installs, and nothing else to do when all are there.
+# Idempotent: run it as often as you like. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build git pkg-config python3
+  clang libclang-rt-14-dev clang-format      # libFuzzer target, clang build check
+  libboost-dev                               # Boost.Multiprecision (the exact reference)
+  libgmp-dev libmpfr-dev                     # MPFR: independent check of the reference's rounding
+  libhwy-dev                                 # Highway: vector abstraction and ISA dispatch
+  librapidcheck-dev libgtest-dev libgmock-dev
+  libbenchmark-dev libdnnl-dev               # benchmarks against oneDNN
+  libcli11-dev nlohmann-json3-dev libfmt-dev # bngcert
+)
+if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+sudo_cmd=()
+if ((EUID != 0)); then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
