@@ -1,0 +1,35 @@
+// Failure messages that reproduce themselves: the RapidCheck seed, the call,
+// the shape and the offending values in hex and %a.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "bng/properties/runner.hpp"
+#include "bng/properties/target.hpp"
+#include "bng/reference/case.hpp"
+
+namespace bng::prop {
+
+// "0x3c00 (0x1p+0)": the stored bits of an exact value of format f, then %a.
+std::string hex_value(double v, Format f);
+// Bits as stored (binary16 in the low 16 bits) and their %a.
+std::string hex_bits(std::uint32_t bits, Format f);
+
+// The call and the case: spec, batch × channel, is_train, and — for cases up
+// to `max_elements` elements — every input in hex and %a; larger cases list
+// only column `focus_channel` (or channel 0 if -1).
+std::string describe_case(const Case& c, const CallSpec& spec, std::int64_t focus_channel = -1,
+                          std::int64_t max_elements = 64);
+
+// How to rerun: the RC_PARAMS seed of the running RapidCheck configuration
+// (RapidCheck also prints RC_PARAMS="reproduce=..." when a property fails),
+// or "(outside RapidCheck)".
+std::string rc_params_line();
+
+// The full message of a failed check: reason, then describe_case, then
+// rc_params_line.
+std::string reproducer(const Case& c, const CallSpec& spec, const std::string& reason,
+                       std::int64_t focus_channel = -1);
+
+}  // namespace bng::prop
