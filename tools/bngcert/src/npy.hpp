@@ -1,0 +1,83 @@
+// Reading and writing NumPy .npy files (format versions 1.0, 2.0 and 3.0),
+// the exchange format of `bngcert check` and of the report's reproducers.
+// Only what the tool needs: little-endian '<f2', '<f4', '<f8', C order.
+// Every malformed or unsupported file raises npy::Error with a message that
+// names the file and says what is wrong; nothing here aborts or reads past
+// the data the header promises.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bng::cert::npy {
+
+enum class DType : std::uint8_t { f2, f4, f8 };
+
+std::string_view descr(DType t);  // "<f2", "<f4", "<f8"
+std::size_t item_size(DType t);   // 2, 4, 8
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Header {
+  DType dtype = DType::f4;
+  std::vector<std::int64_t> shape;  // () is a scalar: one element
+  std::size_t data_offset = 0;      // bytes from the start of the file
+  std::int64_t elements() const;
+  std::string shape_string() const;  // "(3, 4)", as NumPy prints it
+};
+
+// Parses the magic, version and header dictionary at the start of `bytes` and
+// checks that a file of `file_size` bytes holds exactly the promised data.
+// `name` is the file name used in messages.
+Header parse_header(std::span<const unsigned char> bytes, std::uint64_t file_size,
+                    const std::string& name);
+
+// A read-only, memory-mapped .npy array: large inputs are read in slices
+// without ever holding a second copy.
+class Array {
+ public:
+  static Array open(const std::filesystem::path& path);
+  Array(Array&& other) noexcept;
+  Array& operator=(Array&& other) noexcept;
+  Array(const Array&) = delete;
+  Array& operator=(const Array&) = delete;
+  ~Array();
+
+  const Header& header() const { return header_; }
+  const std::string& name() const { return name_; }
+
+  // Elements [first, first + count) in file order, each converted exactly to double.
+  void read(std::int64_t first, std::int64_t count, double* out) const;
+  std::vector<double> read_all() const;
+  // Viewing the data as rows of `columns` elements, the columns [c_begin, c_end)
+  // of every row, row by row (out gets rows * (c_end - c_begin) values).
+  void read_columns(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
+                    std::vector<double>& out) const;
+
+ private:
+  Array() = default;
+  void release() noexcept;
+  std::string name_;
+  Header header_;
+  const unsigned char* map_ = nullptr;
+  std::size_t map_size_ = 0;
+};
+
+// The bytes of a version 1.0 (2.0 if the header needs it) C-order .npy file.
+// Each value must be exactly representable in `dtype` (NaN and ±Inf are);
+// otherwise Error. values.size() must equal the product of shape.
+std::vector<unsigned char> encode(DType dtype, std::span<const std::int64_t> shape,
+                                  std::span<const double> values);
+void write(const std::filesystem::path& path, DType dtype, std::span<const std::int64_t> shape,
+           std::span<const double> values);
+
+}  // namespace bng::cert::npy
