@@ -1,0 +1,76 @@
+// Names and validation of a Case.
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "bng/reference/case.hpp"
+#include "bng/reference/rounding.hpp"
+
+namespace bng {
+namespace {
+
+void check_values(const std::vector<double>& v, const char* name, Format f) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!ref::representable(v[i], f)) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "Case: %s[%zu] = %a is not representable in %s", name, i, v[i],
+                    std::string(format_name(f)).c_str());
+      throw std::invalid_argument(buf);
+    }
+  }
+}
+
+void check_size(const std::vector<double>& v, const char* name, std::int64_t want) {
+  if (static_cast<std::int64_t>(v.size()) != want) {
+    throw std::invalid_argument("Case: " + std::string(name) + " has " + std::to_string(v.size()) +
+                                " elements, expected " + std::to_string(want));
+  }
+}
+
+}  // namespace
+
+std::string_view combo_name(Combo c) {
+  switch (c) {
+    case Combo::fp:
+      return "fp";
+    case Combo::hp:
+      return "hp";
+    case Combo::mp:
+      return "mp";
+  }
+  return "?";
+}
+
+std::string_view format_name(Format f) {
+  return f == Format::binary16 ? "binary16" : "binary32";
+}
+
+void validate(const Case& c) {
+  if (c.combo != Combo::fp && c.combo != Combo::hp && c.combo != Combo::mp) {
+    throw std::invalid_argument("Case: unknown combo");
+  }
+  if (c.batch < 1 || c.channel < 1) {
+    throw std::invalid_argument("Case: batch " + std::to_string(c.batch) + " and channel " +
+                                std::to_string(c.channel) + " must both be >= 1");
+  }
+  if (c.channel > std::numeric_limits<std::int64_t>::max() / c.batch) {
+    throw std::invalid_argument("Case: batch * channel overflows");
+  }
+  if (c.is_train != 0 && c.is_train != 1) {
+    throw std::invalid_argument("Case: is_train " + std::to_string(c.is_train) + " must be 0 or 1");
+  }
+  check_size(c.x, "x", c.elements());
+  check_size(c.dy, "dy", c.elements());
+  check_size(c.mean, "mean", c.channel);
+  check_size(c.invar, "invar", c.channel);
+  check_size(c.scale, "scale", c.channel);
+  check_values(c.x, "x", data_format(c.combo));
+  check_values(c.dy, "dy", data_format(c.combo));
+  check_values(c.mean, "mean", stats_format(c.combo));
+  check_values(c.invar, "invar", stats_format(c.combo));
+  check_values(c.scale, "scale", stats_format(c.combo));
+}
+
+}  // namespace bng
