@@ -1,0 +1,73 @@
+// Reference throughput in input elements (x and dy pairs, batch*channel) per
+// second on one core. Inputs are normally distributed like real activations and
+// gradients, so exponents vary across the column the way they do in practice.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+#include "bng/reference/reference.hpp"
+#include "bng/reference/rounding.hpp"
+
+namespace {
+
+bng::Case make_case(bng::Combo combo, int is_train, std::int64_t batch, std::int64_t channel) {
+  std::mt19937_64 rng(42);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const bng::Format df = bng::data_format(combo);
+  const bng::Format sf = bng::stats_format(combo);
+  bng::Case c;
+  c.combo = combo;
+  c.batch = batch;
+  c.channel = channel;
+  c.is_train = is_train;
+  const auto n = static_cast<std::size_t>(batch * channel);
+  c.x.resize(n);
+  c.dy.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    c.x[i] = bng::ref::round_to(df, 0.5 + 2.0 * normal(rng));
+    c.dy[i] = bng::ref::round_to(df, 1e-3 * normal(rng));
+  }
+  for (std::int64_t ch = 0; ch < channel; ++ch) {
+    c.mean.push_back(bng::ref::round_to(sf, 0.5 + 0.1 * normal(rng)));
+    c.invar.push_back(bng::ref::round_to(sf, 1.0 / std::sqrt(4.0 + std::fabs(normal(rng)))));
+    c.scale.push_back(bng::ref::round_to(sf, 1.0 + 0.2 * normal(rng)));
+  }
+  return c;
+}
+
+void run(benchmark::State& state, bng::Combo combo, int is_train) {
+  const bng::Case c = make_case(combo, is_train, state.range(0), state.range(1));
+  for (auto _ : state) {
+    bng::ref::Result r = bng::ref::compute(c);
+    benchmark::DoNotOptimize(r.dx.data());
+  }
+  state.SetItemsProcessed(state.iterations() * c.elements());
+  state.counters["elements"] = static_cast<double>(c.elements());
+}
+
+void BM_ReferenceFpTrain(benchmark::State& s) {
+  run(s, bng::Combo::fp, 1);
+}
+void BM_ReferenceFpInfer(benchmark::State& s) {
+  run(s, bng::Combo::fp, 0);
+}
+void BM_ReferenceHpTrain(benchmark::State& s) {
+  run(s, bng::Combo::hp, 1);
+}
+void BM_ReferenceMpTrain(benchmark::State& s) {
+  run(s, bng::Combo::mp, 1);
+}
+
+// The bar is stated for the first shape; the others show the trend.
+BENCHMARK(BM_ReferenceFpTrain)
+    ->Args({1024, 64})
+    ->Args({16384, 4})
+    ->Args({8, 4096})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReferenceFpInfer)->Args({1024, 64})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReferenceHpTrain)->Args({1024, 64})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReferenceMpTrain)->Args({1024, 64})->Unit(benchmark::kMillisecond);
+
+}  // namespace
