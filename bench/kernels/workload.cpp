@@ -1,0 +1,97 @@
+#include "workload.hpp"
+
+#include <bit>
+#include <cstring>
+#include <map>
+#include <new>
+#include <tuple>
+
+namespace bng::bench {
+namespace {
+
+// Binary16 bits of a float known to be a normal binary16 value or zero;
+// every value filled below is (by construction) one of those, so no rounding.
+std::uint16_t exact_half_bits(float v) {
+  const std::uint32_t f = std::bit_cast<std::uint32_t>(v);
+  const std::uint32_t sign = (f >> 16) & 0x8000u;
+  if ((f & 0x7fffffffu) == 0) return static_cast<std::uint16_t>(sign);
+  const std::uint32_t exponent = ((f >> 23) & 0xffu) - 127u + 15u;
+  return static_cast<std::uint16_t>(sign | (exponent << 10) | ((f >> 13) & 0x3ffu));
+}
+
+// Values k/256 with |k| <= 512: exact in binary16, so the f16 and f32
+// workloads hold the same numbers; a multiplicative hash keeps them from
+// being constant (which a kernel could in principle exploit).
+float data_value(std::uint64_t i, std::uint32_t salt) {
+  const std::uint32_t h = (static_cast<std::uint32_t>(i) ^ salt) * 0x9E3779B1u;
+  return static_cast<float>(static_cast<int>(h >> 22) - 512) / 256.0f;
+}
+
+Bytes allocate(std::int64_t bytes) {
+  const auto rounded = static_cast<std::size_t>((bytes + 63) / 64 * 64);
+  void* p = std::aligned_alloc(64, rounded);
+  if (p == nullptr) throw std::bad_alloc();
+  // Touch every page now so that no page fault lands inside a timed loop.
+  std::memset(p, 0, rounded);
+  return Bytes(static_cast<unsigned char*>(p));
+}
+
+template <typename T, typename Convert>
+void fill(T* out, std::int64_t n, std::uint32_t salt, Convert convert) {
+  for (std::int64_t i = 0; i < n; ++i)
+    out[i] = convert(data_value(static_cast<std::uint64_t>(i), salt));
+}
+
+void build(Workload& w, Shape shape, DataType type) {
+  const std::int64_t n = shape.elements();
+  const std::int64_t width = type == DataType::f32 ? 4 : 2;
+  w.shape = shape;
+  w.type = type;
+  w.x = allocate(n * width);
+  w.dy = allocate(n * width);
+  w.dx = allocate(n * width);
+  if (type == DataType::f32) {
+    fill(w.as<float>(w.x), n, 0x1234u, [](float v) { return v; });
+    fill(w.as<float>(w.dy), n, 0xabcdu, [](float v) { return v; });
+  } else {
+    fill(w.as<std::uint16_t>(w.x), n, 0x1234u, exact_half_bits);
+    fill(w.as<std::uint16_t>(w.dy), n, 0xabcdu, exact_half_bits);
+  }
+  const auto c = static_cast<std::size_t>(shape.channel);
+  w.mean.resize(c);
+  w.invar.resize(c);
+  w.scale.resize(c);
+  w.variance.resize(c);
+  w.shift.assign(c, 0.0f);
+  w.dbias.assign(c, 0.0f);
+  w.dscale.assign(c, 0.0f);
+  w.mean_h.resize(c);
+  w.invar_h.resize(c);
+  w.scale_h.resize(c);
+  w.dbias_h.assign(c, 0);
+  w.dscale_h.assign(c, 0);
+  for (std::size_t i = 0; i < c; ++i) {
+    w.mean[i] = static_cast<float>(static_cast<int>(i % 16) - 8) / 32.0f;
+    w.invar[i] = 1.0f + static_cast<float>(i % 8) / 8.0f;
+    w.scale[i] = 0.5f + static_cast<float>(i % 4) / 4.0f;
+    w.variance[i] = 1.0f / (w.invar[i] * w.invar[i]) - kEpsilon;
+    w.mean_h[i] = exact_half_bits(w.mean[i]);
+    w.invar_h[i] = exact_half_bits(w.invar[i]);
+    w.scale_h[i] = exact_half_bits(w.scale[i]);
+  }
+}
+
+}  // namespace
+
+Workload& workload(Shape shape, DataType type) {
+  static std::map<std::tuple<std::int64_t, std::int64_t, DataType>, Workload> cache;
+  const auto key = std::make_tuple(shape.batch, shape.channel, type);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    it = cache.emplace(key, Workload{}).first;
+    build(it->second, shape, type);
+  }
+  return it->second;
+}
+
+}  // namespace bng::bench

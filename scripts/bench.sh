@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds bng_bench_kernels (release preset), runs it, keeps the JSON under
+# build/release/bench-results/ and regenerates the tables in
+# docs/performance.md. Extra arguments go to the benchmark; when they hold a
+# --benchmark_filter the run is partial, so the tables are printed instead of
+# written into the docs. About 5 minutes on the 2-core machine; run it when
+# nothing else does (docs/performance.md, "Noise").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)" --target bng_bench_kernels
+
+results=build/release/bench-results
+mkdir -p "$results"
+out="$results/kernels-$(date -u +%Y%m%dT%H%M%SZ).json"
+./build/release/bench/kernels/bng_bench_kernels --benchmark_out="$out" \
+  --benchmark_out_format=json "$@"
+
+revision="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [[ -n "$(git status --porcelain -- include optimized 2>/dev/null)" ]]; then
+  revision="$revision+uncommitted-kernel-changes"
+fi
+if [[ " $* " == *"--benchmark_filter"* ]]; then
+  python3 scripts/perf_table.py "$out" --revision "$revision"
+else
+  python3 scripts/perf_table.py "$out" --revision "$revision" --update docs/performance.md
+  echo "docs/performance.md updated from $out"
+fi
