@@ -8,7 +8,10 @@
 set(_bng_c ${CMAKE_CURRENT_LIST_DIR})
 
 set(BNG_COMPUTE_COMMON_SOURCES
-    ${_bng_c}/isa.cpp)
+    ${_bng_c}/core_pool.cpp
+    ${_bng_c}/isa.cpp
+    ${_bng_c}/lane_kernels.cpp
+    ${_bng_c}/partition.cpp)
 set(BNG_COMPUTE_SOURCES_ft78ne
     ${_bng_c}/ft78ne/compute_fp.cpp)
 set(BNG_COMPUTE_SOURCES_mt7004

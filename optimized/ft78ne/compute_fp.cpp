@@ -1,7 +1,8 @@
-#include "../scalar_kernel.hpp"
+#include "../batchnorm_driver.hpp"
+#include "target.hpp"
 
 namespace bng::opt::ft78ne {
 void compute_fp(const Args& a) {
-  scalar::compute<scalar::F32, scalar::F32>(a);
+  run_batchnorm<DataType::f32, StatsF32>(a, kModel);
 }
 }  // namespace bng::opt::ft78ne

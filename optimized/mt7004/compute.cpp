@@ -1,13 +1,14 @@
-#include "../scalar_kernel.hpp"
+#include "../batchnorm_driver.hpp"
+#include "target.hpp"
 
 namespace bng::opt::mt7004 {
 void compute_fp(const Args& a) {
-  scalar::compute<scalar::F32, scalar::F32>(a);
+  run_batchnorm<DataType::f32, StatsF32>(a, kModel);
 }
 void compute_hp(const Args& a) {
-  scalar::compute<scalar::F16, scalar::F16>(a);
+  run_batchnorm<DataType::f16, StatsF16>(a, kModel);
 }
 void compute_mp(const Args& a) {
-  scalar::compute<scalar::F16, scalar::F32>(a);
+  run_batchnorm<DataType::f16, StatsF32>(a, kModel);
 }
 }  // namespace bng::opt::mt7004

@@ -1,0 +1,241 @@
+#include "lane_kernels.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "bng/optimized/isa.hpp"
+#include "half_bits.hpp"
+#include "output_rounding.hpp"
+#include "partition.hpp"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "lane_kernels.cpp"
+#include "hwy_targets.hpp"
+// clang-format off
+#include <hwy/foreach_target.h>
+// clang-format on
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace bng::opt::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DD = hn::ScalableTag<double>;
+using VD = hn::Vec<DD>;
+using DF = hn::Rebind<float, DD>;
+using DH = hn::Rebind<hwy::float16_t, DD>;
+using DU = hn::RebindToUnsigned<DD>;
+
+// F16C (hardware binary16 <-> binary32) comes with Highway's AVX2 and AVX3
+// targets. Elsewhere Highway's emulated conversions saturate and mishandle
+// Inf/NaN, so the portable path converts lane by lane with half_bits.hpp.
+constexpr bool kHardwareConversions = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3;
+constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
+
+// Scalar forms for the lanes after the last whole vector: the same double
+// operations in the same order as the vector forms, hence the same bits.
+template <DataType T>
+double load1(const void* p, std::int64_t i) {
+  if constexpr (T == DataType::f32) {
+    return static_cast<const float*>(p)[i];
+  } else {
+    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
+  }
+}
+
+template <DataType T>
+void store1(void* p, std::int64_t i, double t) {
+  if constexpr (T == DataType::f32) {
+    static_cast<float*>(p)[i] = round_to_float(t);
+  } else {
+    static_cast<std::uint16_t*>(p)[i] = round_to_half(t);
+  }
+}
+
+template <DataType T>
+VD load(const void* p, std::int64_t i) {
+  const DD dd;
+  if constexpr (T == DataType::f32) {
+    return hn::PromoteTo(dd, hn::LoadU(DF(), static_cast<const float*>(p) + i));
+  } else if constexpr (kHardwareConversions) {
+    const auto* h =
+        reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
+    return hn::PromoteTo(dd, hn::PromoteTo(DF(), hn::LoadU(DH(), h)));
+  } else {
+    HWY_ALIGN double tmp[kMaxLanes];
+    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+      tmp[k] = load1<T>(p, i + static_cast<std::int64_t>(k));
+    return hn::Load(dd, tmp);
+  }
+}
+
+// Rounds t to binary16 precision in double, exactly as double_to_half_rn
+// (ties to even, subnormal spacing 2^-24 below 2^-14): adding and removing
+// C = 1.5 * 2^(e+42), e = max(exponent(|t|), -14), leaves |t| on the grid of
+// spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. The
+// result is a binary16 value (or >= 65536, which the conversion makes Inf),
+// so the two narrowing conversions after it are exact.
+VD round_to_half_precision(VD t) {
+  const DD dd;
+  const DU du;
+  VD a = hn::Abs(t);
+  const auto clamp =
+      hn::And(hn::Gt(a, hn::Set(dd, kHalfMax)), hn::Lt(a, hn::Set(dd, kHalfOverflow)));
+  a = hn::IfThenElse(clamp, hn::Set(dd, kHalfMax), a);
+  const VD pow2 = hn::BitCast(dd, hn::And(hn::BitCast(du, a), hn::Set(du, 0x7ff0000000000000ull)));
+  const VD c = hn::Mul(hn::Max(pow2, hn::Set(dd, 0x1p-14)), hn::Set(dd, 0x1.8p42));
+  const VD r = hn::Sub(hn::Add(a, c), c);
+  return hn::CopySign(hn::IfThenElse(hn::Lt(a, hn::Set(dd, kHalfOverflow)), r, a), t);
+}
+
+template <DataType T>
+void store(void* p, std::int64_t i, VD t) {
+  const DD dd;
+  if constexpr (!kHardwareConversions) {
+    HWY_ALIGN double tmp[kMaxLanes];
+    hn::Store(t, dd, tmp);
+    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+      store1<T>(p, i + static_cast<std::int64_t>(k), tmp[k]);
+  } else if constexpr (T == DataType::f32) {
+    const VD a = hn::Abs(t);
+    const auto clamp =
+        hn::And(hn::Gt(a, hn::Set(dd, kFloatMax)), hn::Lt(a, hn::Set(dd, kFloatOverflow)));
+    t = hn::IfThenElse(clamp, hn::CopySign(hn::Set(dd, kFloatMax), t), t);
+    hn::StoreU(hn::DemoteTo(DF(), t), DF(), static_cast<float*>(p) + i);
+  } else {
+    const auto f = hn::DemoteTo(DF(), round_to_half_precision(t));
+    auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
+    hn::StoreU(hn::DemoteTo(DH(), f), DH(), h);
+  }
+}
+
+std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
+  return r == s.last_row && s.last_lanes < s.lane_end ? s.last_lanes : s.lane_end;
+}
+
+template <DataType T, bool kWriteDx>
+void Reduce(const LaneSpan& s, const ReduceOut& out) {
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
+  const std::int64_t l0 = s.lane_begin;
+  const std::int64_t n = s.lane_end - l0;
+  double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
+  double* const acc_s = out.acc_s - l0;
+  for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
+    const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
+    for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
+    for (std::int64_t r = rb; r < re; ++r) {
+      const std::int64_t l1 = row_lane_end(s, r);
+      const std::int64_t base = r * s.width;
+      std::int64_t l = l0;
+      for (; l + N <= l1; l += N) {
+        const VD dy = load<T>(s.dy, base + l);
+        const VD xh = hn::Mul(hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l)),
+                              hn::LoadU(dd, s.invar + l));
+        hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
+        hn::StoreU(hn::Add(hn::LoadU(dd, acc_s + l), hn::Mul(dy, xh)), dd, acc_s + l);
+        if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
+      }
+      for (; l < l1; ++l) {
+        const double dy = load1<T>(s.dy, base + l);
+        const double xh = (load1<T>(s.x, base + l) - s.mean[l]) * s.invar[l];
+        acc_b[l] += dy;
+        acc_s[l] += dy * xh;
+        if constexpr (kWriteDx) store1<T>(s.dx, base + l, s.a[l] * dy);
+      }
+    }
+    // TwoSum (Knuth): hi + e == old hi + block total exactly.
+    std::int64_t l = l0;
+    const auto two_sum = [&](double* hi, double* lo, const double* acc) {
+      const VD h = hn::LoadU(dd, hi + l), v = hn::LoadU(dd, acc + l);
+      const VD sum = hn::Add(h, v);
+      const VD bv = hn::Sub(sum, h);
+      const VD e = hn::Add(hn::Sub(h, hn::Sub(sum, bv)), hn::Sub(v, bv));
+      hn::StoreU(sum, dd, hi + l);
+      hn::StoreU(hn::Add(hn::LoadU(dd, lo + l), e), dd, lo + l);
+    };
+    for (; l + N <= s.lane_end; l += N) {
+      two_sum(out.hi_b, out.lo_b, acc_b);
+      two_sum(out.hi_s, out.lo_s, acc_s);
+    }
+    for (; l < s.lane_end; ++l) {
+      const auto two_sum1 = [l](double* hi, double* lo, const double* acc) {
+        const double h = hi[l], v = acc[l];
+        const double sum = h + v;
+        const double bv = sum - h;
+        lo[l] += (h - (sum - bv)) + (v - bv);
+        hi[l] = sum;
+      };
+      two_sum1(out.hi_b, out.lo_b, acc_b);
+      two_sum1(out.hi_s, out.lo_s, acc_s);
+    }
+  }
+}
+
+template <DataType T>
+void Apply(const LaneSpan& s) {
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
+  for (std::int64_t r = s.row_begin; r < s.row_end; ++r) {
+    const std::int64_t l1 = row_lane_end(s, r);
+    const std::int64_t base = r * s.width;
+    std::int64_t l = s.lane_begin;
+    for (; l + N <= l1; l += N) {
+      const VD dy = load<T>(s.dy, base + l);
+      const VD xh = hn::Mul(hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l)),
+                            hn::LoadU(dd, s.invar + l));
+      const VD t = hn::Sub(hn::Sub(hn::Mul(hn::LoadU(dd, s.a + l), dy), hn::LoadU(dd, s.b + l)),
+                           hn::Mul(xh, hn::LoadU(dd, s.c + l)));
+      store<T>(s.dx, base + l, t);
+    }
+    for (; l < l1; ++l) {
+      const double dy = load1<T>(s.dy, base + l);
+      const double xh = (load1<T>(s.x, base + l) - s.mean[l]) * s.invar[l];
+      store1<T>(s.dx, base + l, (s.a[l] * dy - s.b[l]) - xh * s.c[l]);
+    }
+  }
+}
+
+void ReduceF32(const LaneSpan& s, const ReduceOut& o, bool dx) {
+  dx ? Reduce<DataType::f32, true>(s, o) : Reduce<DataType::f32, false>(s, o);
+}
+void ReduceF16(const LaneSpan& s, const ReduceOut& o, bool dx) {
+  dx ? Reduce<DataType::f16, true>(s, o) : Reduce<DataType::f16, false>(s, o);
+}
+void ApplyF32(const LaneSpan& s) {
+  Apply<DataType::f32>(s);
+}
+void ApplyF16(const LaneSpan& s) {
+  Apply<DataType::f16>(s);
+}
+
+}  // namespace bng::opt::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace bng::opt {
+HWY_EXPORT(ReduceF32);
+HWY_EXPORT(ReduceF16);
+HWY_EXPORT(ApplyF32);
+HWY_EXPORT(ApplyF16);
+
+void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx) {
+  if (isa_forced_portable()) {
+    t == DataType::f32 ? HWY_STATIC_DISPATCH(ReduceF32)(s, out, write_dx)
+                       : HWY_STATIC_DISPATCH(ReduceF16)(s, out, write_dx);
+  } else {
+    t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx)
+                       : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx);
+  }
+}
+
+void apply_span(DataType t, const LaneSpan& s) {
+  if (isa_forced_portable()) {
+    t == DataType::f32 ? HWY_STATIC_DISPATCH(ApplyF32)(s) : HWY_STATIC_DISPATCH(ApplyF16)(s);
+  } else {
+    t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ApplyF32)(s) : HWY_DYNAMIC_DISPATCH(ApplyF16)(s);
+  }
+}
+}  // namespace bng::opt
+#endif

@@ -1,0 +1,48 @@
+// The vectorised loops of both passes, over one part: wide rows
+// [row_begin, row_end) x lanes [lane_begin, lane_end) of a Partition. Lanes
+// are independent: lane l holds channel l % channel, and every lane sums its
+// own rows in row order, so the vector length never changes a result.
+// Compiled once per instruction set (Highway); run-time dispatch honours
+// BNG_ISA=portable (bng/optimized/isa.hpp).
+#pragma once
+
+#include <cstdint>
+
+namespace bng::opt {
+
+enum class DataType : std::uint8_t { f32, f16 };
+
+struct LaneSpan {
+  const void* x;
+  const void* dy;
+  void* dx;
+  std::int64_t width;  // elements per wide row (the row stride)
+  std::int64_t row_begin, row_end;
+  std::int64_t last_row, last_lanes;  // wide row `last_row` has only `last_lanes` lanes
+  std::int64_t lane_begin, lane_end;
+  // Per-lane coefficients, indexed by lane (0 .. width).
+  const double* mean;
+  const double* invar;
+  const double* a;  // scale*invar
+  const double* b;  // a*dbias/m   (training dx only)
+  const double* c;  // a*dscale/m  (training dx only)
+};
+
+// Pass 1: per lane, sums of dy and dy*xhat over each block of kBlockRows wide
+// rows in double (into acc_b/acc_s, scratch of lane_end - lane_begin each),
+// each block total then added error-free (TwoSum) into hi, its error into lo
+// (indexed by lane). With write_dx it also stores inference dx = a*dy.
+struct ReduceOut {
+  double* acc_b;
+  double* acc_s;
+  double* hi_b;
+  double* lo_b;
+  double* hi_s;
+  double* lo_s;
+};
+void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx);
+
+// Pass 2 (training): dx = (a*dy - b) - xhat*c.
+void apply_span(DataType t, const LaneSpan& s);
+
+}  // namespace bng::opt

@@ -1,0 +1,54 @@
+#include "partition.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace bng::opt {
+namespace {
+
+// Below this many elements per part a part costs more to hand out than to run:
+// tiny calls (4 x 64) stay entirely on the caller.
+constexpr std::int64_t kMinPartElements = 16384;
+// Wide rows aim at this many lanes, so that vectors are full and short rows
+// do not dominate.
+constexpr std::int64_t kMinWidth = 256;
+
+}  // namespace
+
+std::int64_t Partition::lane_begin(int k) const {
+  // Equal shares rounded to whole vectors of the modelled target, so a column
+  // boundary never splits a vector.
+  const std::int64_t groups = (width + lane_group - 1) / lane_group;
+  return std::min(width, groups * k / col_parts * lane_group);
+}
+
+Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetModel& target) {
+  Partition p;
+  p.channel = channel;
+  p.lane_group = target.vector_lanes;
+  if (channel < kMinWidth) {
+    // fold * channel a multiple of the vector length and at least kMinWidth.
+    const std::int64_t step = p.lane_group / std::gcd<std::int64_t>(channel, p.lane_group);
+    p.fold = step * ((kMinWidth + step * channel - 1) / (step * channel));
+  }
+  p.fold = std::min(p.fold, batch);
+  p.width = p.fold * channel;
+  p.wide_rows = (batch + p.fold - 1) / p.fold;
+  p.last_lanes = (batch - (p.wide_rows - 1) * p.fold) * channel;
+  p.blocks = (p.wide_rows + kBlockRows - 1) / kBlockRows;
+
+  const std::int64_t elements = batch * channel;
+  const std::int64_t max_parts =
+      std::clamp<std::int64_t>(elements / kMinPartElements, 1, target.cores);
+  // Column ranges first: they need no combining. Each keeps its per-lane
+  // accumulators (6 doubles a lane) within a quarter of the modelled local memory.
+  std::int64_t cols = std::clamp<std::int64_t>(p.width / kMinWidth, 1, max_parts);
+  const std::int64_t lanes_fit = target.local_memory / 4 / (6 * sizeof(double));
+  while (cols < target.cores && (p.width + cols - 1) / cols > lanes_fit) ++cols;
+  p.col_parts = static_cast<int>(cols);
+  const std::int64_t rows = std::clamp<std::int64_t>(max_parts / cols, 1, p.blocks);
+  p.row_parts = static_cast<int>(rows);
+  return p;
+}
+
+}  // namespace bng::opt

@@ -1,0 +1,52 @@
+// How one call's work is cut into parts: from the shape (and the target's
+// modelled properties) only, never from the core mask, so that the reduction
+// order - hence every output bit - is the same whoever executes the parts.
+#pragma once
+
+#include <cstdint>
+
+namespace bng::opt {
+
+// Rows summed in double per lane before a block total enters the compensated
+// accumulator. docs/accuracy.md derives alpha from it: changing it changes alpha.
+inline constexpr std::int64_t kBlockRows = 128;
+
+// The modelled properties of a target that shape its partitioning
+// (optimized/<target>/target.hpp).
+struct TargetModel {
+  int cores;                  // parts never exceed this
+  int vector_lanes;           // binary32 lanes; wide rows and column boundaries are multiples of it
+  std::int64_t local_memory;  // bytes per core; bounds the lanes of one column part
+};
+
+// The data is viewed as `wide_rows` rows of `width` lanes: `fold` consecutive
+// rows of `channel` lanes make one wide row (lane l is channel l % channel),
+// so that narrow tensors still fill vectors and parts. The last wide row may
+// be partial: only its first `last_lanes` lanes exist.
+struct Partition {
+  std::int64_t channel = 1;
+  std::int64_t fold = 1;
+  std::int64_t width = 1;       // fold * channel
+  std::int64_t wide_rows = 1;   // ceil(batch / fold)
+  std::int64_t last_lanes = 1;  // lanes of the last wide row (width if batch % fold == 0)
+  // Parts form a grid: row_parts bands of whole blocks x col_parts lane ranges.
+  int row_parts = 1;
+  int col_parts = 1;
+  std::int64_t lane_group = 16;  // column boundaries are multiples of this many lanes
+  std::int64_t blocks = 1;       // ceil(wide_rows / kBlockRows)
+
+  int parts() const { return row_parts * col_parts; }
+  // Wide rows [begin, end) of row band r: whole blocks, the same for every mask.
+  std::int64_t row_begin(int r) const { return blocks * r / row_parts * kBlockRows; }
+  std::int64_t row_end(int r) const {
+    const std::int64_t e = blocks * (r + 1) / row_parts * kBlockRows;
+    return e < wide_rows ? e : wide_rows;
+  }
+  // Lanes [begin, end) of column range k.
+  std::int64_t lane_begin(int k) const;
+  std::int64_t lane_end(int k) const { return k + 1 == col_parts ? width : lane_begin(k + 1); }
+};
+
+Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetModel& target);
+
+}  // namespace bng::opt
