@@ -29,7 +29,8 @@ std::string check_accuracy(const Case& c, const CallSpec& spec, const ref::Resul
 
 // Every call in `others` gives the bits `base` gives (NaN payloads and signs of
 // zero included), and calling `base` twice gives the same bits.
-std::string check_reproducible(const Case& c, const CallSpec& base, const std::vector<CallSpec>& others);
+std::string check_reproducible(const Case& c, const CallSpec& base,
+                               const std::vector<CallSpec>& others);
 // params form vs flat form of the same call (fp and hp; mp has no flat form).
 std::string check_forms_identical(const Case& c, const CallSpec& spec);
 // Replace column `channel` (x, dy, mean, invar, scale) by `poisoned` (its own
@@ -52,22 +53,52 @@ std::string check_in_place(const Case& c, const CallSpec& spec, InPlace where);
 
 // One way to break a call; each maps to the one status SPEC §3 requires.
 enum class Fault : std::uint8_t {
-  null_params, null_x, null_dy, null_dx, null_mean, null_invar, null_scale, null_dbias, null_dscale,
-  batch_zero, batch_negative, channel_zero, channel_negative, size_overflow,
-  flag_two, flag_negative,
-  mask_zero, mask_bit_8, mask_high_bit, mask_negative,
-  overlap_dx_x, overlap_dx_dy, overlap_dx_mean, overlap_dbias_dscale, overlap_dbias_invar,
-  overlap_dscale_x, overlap_dx_dbias,
-  misaligned_x, misaligned_dy, misaligned_dx, misaligned_mean, misaligned_invar, misaligned_scale,
-  misaligned_dbias, misaligned_dscale, misaligned_params,
+  null_params,
+  null_x,
+  null_dy,
+  null_dx,
+  null_mean,
+  null_invar,
+  null_scale,
+  null_dbias,
+  null_dscale,
+  batch_zero,
+  batch_negative,
+  channel_zero,
+  channel_negative,
+  size_overflow,
+  flag_two,
+  flag_negative,
+  flag_wide,
+  mask_zero,
+  mask_bit_8,
+  mask_high_bit,
+  mask_negative,
+  overlap_dx_x,
+  overlap_dx_dy,
+  overlap_dx_mean,
+  overlap_dbias_dscale,
+  overlap_dbias_invar,
+  overlap_dscale_x,
+  overlap_dx_dbias,
+  misaligned_x,
+  misaligned_dy,
+  misaligned_dx,
+  misaligned_mean,
+  misaligned_invar,
+  misaligned_scale,
+  misaligned_dbias,
+  misaligned_dscale,
+  misaligned_params,
 };
 inline constexpr int kFaultCount = static_cast<int>(Fault::misaligned_params) + 1;
 const char* fault_name(Fault f);
 // The status SPEC §3 requires for the fault alone.
 int expected_status(Fault f);
-// Whether the fault can be expressed for the call (core-mask faults need _s,
-// params faults the params form, negative sizes of the flat form fit in int...).
-bool fault_applies(Fault f, const CallSpec& spec);
+// Whether the fault can be expressed for the call: core-mask faults need _s,
+// params faults (null/misaligned params, is_train beyond 32 bits) the params
+// form, partial overlap of dx with x or dy at least two elements.
+bool fault_applies(Fault f, const CallSpec& spec, const Case& c);
 
 // The call with `faults` applied returns one of their statuses (SPEC §3: when
 // several apply any one may be returned) and changes no byte of any buffer.

@@ -18,7 +18,7 @@ struct Family {
   std::string_view name;         // short, stable: used in RC_CLASSIFY, reports, docs/testing.md
   std::string_view description;  // one sentence: what the family covers and why
   rc::Gen<Case> (*gen)(Combo);   // the family's cases for a type combination
-  bool finite = true;            // false: NaN or Inf planted (accuracy judged by SPEC §5's non-finite rules)
+  bool finite = true;  // false: NaN or Inf planted (accuracy judged by SPEC §5's non-finite rules)
 };
 
 // Every family, in a fixed order.

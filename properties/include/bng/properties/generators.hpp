@@ -36,20 +36,21 @@ rc::Gen<Shape> small_shape();  // both extents ≤ 17: cheap properties (status,
 
 // ---- core masks ------------------------------------------------------------------
 
-rc::Gen<unsigned> valid_mask();    // any of the 255 valid masks, shrinks toward 0x1
-rc::Gen<int> invalid_mask();       // 0, a bit at 8..31, negative
+rc::Gen<unsigned> valid_mask();  // any of the 255 valid masks, shrinks toward 0x1
+rc::Gen<int> invalid_mask();     // 0, a bit at 8..31, negative
 // A spec for the target and combo: _s (valid mask) or _p, params or flat form.
 rc::Gen<CallSpec> call_spec(Target t, Combo c);
 
 // ---- values of one format ----------------------------------------------------------
 
 // Each returns exact values of `f` as doubles.
-rc::Gen<double> uniform(Format f, double lo, double hi);  // bit-pattern uniform between representable lo < hi
-rc::Gen<double> log_uniform(Format f);                    // any finite value: sign, exponent and significand uniform
-rc::Gen<double> subnormal(Format f);                      // ±subnormal (±0 included as the shrink target)
-rc::Gen<double> near_max(Format f);                       // within 16 ulp of ±max (65504 for binary16)
-rc::Gen<double> signed_zero();                            // +0 or -0
-rc::Gen<double> non_finite();                             // ±Inf or NaN
+rc::Gen<double> uniform(Format f, double lo,
+                        double hi);     // bit-pattern uniform between representable lo < hi
+rc::Gen<double> log_uniform(Format f);  // any finite value: sign, exponent and significand uniform
+rc::Gen<double> subnormal(Format f);    // ±subnormal (±0 included as the shrink target)
+rc::Gen<double> near_max(Format f);     // within 16 ulp of ±max (65504 for binary16)
+rc::Gen<double> signed_zero();          // +0 or -0
+rc::Gen<double> non_finite();           // ±Inf or NaN
 // A mix of all of the above, weighted toward ordinary values.
 rc::Gen<double> any_finite(Format f);
 

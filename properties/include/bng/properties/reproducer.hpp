@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 
 #include "bng/properties/runner.hpp"
@@ -22,9 +23,9 @@ std::string hex_bits(std::uint32_t bits, Format f);
 std::string describe_case(const Case& c, const CallSpec& spec, std::int64_t focus_channel = -1,
                           std::int64_t max_elements = 64);
 
-// How to rerun: the RC_PARAMS seed of the running RapidCheck configuration
-// (RapidCheck also prints RC_PARAMS="reproduce=..." when a property fails),
-// or "(outside RapidCheck)".
+// How to rerun: the seed of the process's RapidCheck configuration as an
+// RC_PARAMS line (RapidCheck also prints RC_PARAMS="reproduce=..." when a
+// property fails). Outside a property (bngcert) the caller's own seed matters.
 std::string rc_params_line();
 
 // The full message of a failed check: reason, then describe_case, then
@@ -33,3 +34,9 @@ std::string reproducer(const Case& c, const CallSpec& spec, const std::string& r
                        std::int64_t focus_channel = -1);
 
 }  // namespace bng::prop
+
+namespace bng {
+// RapidCheck prints generated cases with this (found by ADL): shape, is_train
+// and the values in hex and %a.
+void showValue(const Case& c, std::ostream& os);
+}  // namespace bng

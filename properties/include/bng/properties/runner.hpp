@@ -37,7 +37,8 @@ std::vector<std::string> dynamic_symbols(Target t);
 // as the exact values those bits denote.
 struct RunResult {
   int status = 0;
-  Outputs values;                                      // decoded; NaN bits decode to a quiet NaN
+  bool clobbered = false;  // run() only: a byte outside dx, dbias, dscale (inputs, gaps) changed
+  Outputs values;          // decoded; NaN bits decode to a quiet NaN
   std::vector<std::uint32_t> dx_bits, dbias_bits, dscale_bits;
 };
 
@@ -86,7 +87,7 @@ struct Buffers {
   const std::byte* base() const;
   RawCall raw();  // every pointer at its own tensor
 };
-Buffers lay_out(const Case& c);
+Buffers lay_out(const Case& c, InPlace in_place = InPlace::none);
 RunResult read_outputs(const Buffers& b, Combo combo, int status);
 
 }  // namespace bng::prop

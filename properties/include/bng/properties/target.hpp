@@ -14,9 +14,9 @@ namespace bng::prop {
 
 enum class Target : std::uint8_t { ft78ne, mt7004 };
 enum class Storage : std::uint8_t { shared, private_ };  // the _s and _p entry points
-enum class Form : std::uint8_t { params, flat };         // the seed's params[12] or the vendor's flat form
+enum class Form : std::uint8_t { params, flat };  // the seed's params[12] or the vendor's flat form
 
-inline constexpr int kCoreCount = 8;          // SPEC §2: both targets, valid masks use bits 0..7
+inline constexpr int kCoreCount = 8;  // SPEC §2: both targets, valid masks use bits 0..7
 inline constexpr unsigned kAllCores = 0xFFu;
 
 struct CallSpec {
