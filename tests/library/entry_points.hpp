@@ -1,0 +1,52 @@
+// Every exported entry point of the library under test, behind one calling
+// convention, so that each check runs over all of them. Compiled once per
+// target: BNG_TEST_MT7004 adds the hp_* and mp_* entry points.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string_view>
+
+namespace bng::test {
+
+// Element sizes (and alignments) of a type combination: x, dy, dx are `data`;
+// mean, invar, scale, dbias, dscale are `stats`.
+struct Sizes {
+  std::size_t data;
+  std::size_t stats;
+};
+
+// Everything a call can carry. The params form reads `params` (whose slots
+// the test has filled) instead of mean..is_train; the flat form takes
+// batch, channel and is_train as int, so flat cases keep them in int range.
+struct Call {
+  void* x;
+  void* dy;
+  void* dx;
+  void* mean;
+  void* invar;
+  void* scale;
+  void* dbias;
+  void* dscale;
+  const long long* params;
+  long long batch;
+  long long channel;
+  long long is_train;
+  int core_mask;
+};
+
+enum class Form { params, flat };
+
+struct EntryPoint {
+  std::string_view name;
+  std::string_view combo;  // "fp", "hp", "mp"
+  Sizes sizes;
+  Form form;
+  bool has_core_mask;  // _s
+  int (*invoke)(const Call&);
+};
+
+// The entry points the library of this test binary exports.
+std::span<const EntryPoint> entry_points();
+
+}  // namespace bng::test
