@@ -1,0 +1,167 @@
+#include "kernel_runner.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "bng/optimized/alpha.hpp"
+#include "bng/optimized/compute.hpp"
+#include "bng/reference/error_measure.hpp"
+#include "bng/reference/reference.hpp"
+#include "bng/reference/rounding.hpp"
+
+namespace bng::ktest {
+namespace {
+
+std::size_t size_of(Format f) {
+  return f == Format::binary16 ? 2 : 4;
+}
+
+std::vector<std::uint8_t> encode(const std::vector<double>& v, Format f) {
+  std::vector<std::uint8_t> out(v.size() * size_of(f));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (f == Format::binary16) {
+      const std::uint16_t h = ref::double_to_half_bits(v[i]);
+      std::memcpy(out.data() + 2 * i, &h, 2);
+    } else {
+      const auto x = static_cast<float>(v[i]);
+      std::memcpy(out.data() + 4 * i, &x, 4);
+    }
+  }
+  return out;
+}
+
+std::vector<double> decode_values(const std::vector<std::uint8_t>& b, Format f) {
+  std::vector<double> out(b.size() / size_of(f));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (f == Format::binary16) {
+      std::uint16_t h;
+      std::memcpy(&h, b.data() + 2 * i, 2);
+      out[i] = ref::half_bits_to_double(h);
+    } else {
+      float x;
+      std::memcpy(&x, b.data() + 4 * i, 4);
+      out[i] = x;
+    }
+  }
+  return out;
+}
+
+std::string show_value(double v, Format f) {
+  char buf[96];
+  if (f == Format::binary16 && !std::isnan(v) && ref::representable(v, f)) {
+    std::snprintf(buf, sizeof buf, "0x%04x (%a)", ref::double_to_half_bits(v), v);
+  } else if (!std::isnan(v) && ref::representable(v, f)) {
+    float x = static_cast<float>(v);
+    std::uint32_t u;
+    std::memcpy(&u, &x, 4);
+    std::snprintf(buf, sizeof buf, "0x%08x (%a)", u, v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%a", v);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::vector<Combo> target_combos() {
+#ifdef BNG_TEST_MT7004
+  return {Combo::fp, Combo::hp, Combo::mp};
+#else
+  return {Combo::fp};
+#endif
+}
+
+double declared_alpha(Combo c) {
+#ifdef BNG_TEST_MT7004
+  switch (c) {
+    case Combo::fp:
+      return opt::mt7004::alpha_fp;
+    case Combo::hp:
+      return opt::mt7004::alpha_hp;
+    case Combo::mp:
+      return opt::mt7004::alpha_mp;
+  }
+  return 0;
+#else
+  (void)c;
+  return opt::ft78ne::alpha_fp;
+#endif
+}
+
+RawOutputs run_raw(const Case& c, unsigned core_mask) {
+  const Format df = data_format(c.combo), sf = stats_format(c.combo);
+  const auto x = encode(c.x, df), dy = encode(c.dy, df);
+  const auto mean = encode(c.mean, sf), invar = encode(c.invar, sf), scale = encode(c.scale, sf);
+  RawOutputs r;
+  r.dx.assign(x.size(), 0xa5);  // poison: every byte must be written
+  r.dbias.assign(mean.size(), 0xa5);
+  r.dscale.assign(mean.size(), 0xa5);
+  const opt::Args a{x.data(),     dy.data(),    r.dx.data(),    mean.data(),
+                    invar.data(), scale.data(), r.dbias.data(), r.dscale.data(),
+                    c.batch,      c.channel,    c.is_train,     core_mask};
+#ifdef BNG_TEST_MT7004
+  switch (c.combo) {
+    case Combo::fp:
+      opt::mt7004::compute_fp(a);
+      break;
+    case Combo::hp:
+      opt::mt7004::compute_hp(a);
+      break;
+    case Combo::mp:
+      opt::mt7004::compute_mp(a);
+      break;
+  }
+#else
+  opt::ft78ne::compute_fp(a);
+#endif
+  return r;
+}
+
+Outputs decode(const Case& c, const RawOutputs& raw) {
+  Outputs o;
+  o.dx = decode_values(raw.dx, data_format(c.combo));
+  o.dbias = decode_values(raw.dbias, stats_format(c.combo));
+  o.dscale = decode_values(raw.dscale, stats_format(c.combo));
+  return o;
+}
+
+std::string check_against_reference(const Case& c, const Outputs& out, const std::string& what) {
+  const ref::Result want = ref::compute(c);
+  const double alpha = declared_alpha(c.combo);
+  std::ostringstream msg;
+  int failures = 0;
+  double worst_normalised = 0;
+  const auto check = [&](const char* name, const std::vector<double>& got,
+                         const std::vector<ref::Expected>& exp, Format f) {
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const Measure m = measure(got[i], exp[i], f, alpha);
+      if (std::isfinite(m.normalised_error) && m.normalised_error > worst_normalised)
+        worst_normalised = m.normalised_error;
+      if (m.pass) continue;
+      if (++failures > 5) continue;
+      const long double tol = exp[i].ulp + static_cast<long double>(alpha) * exp[i].magnitude;
+      char line[512];
+      std::snprintf(line, sizeof line,
+                    "  %s[%zu] (n=%lld c=%lld): kernel %s, reference %s exact %La, ulp err %.3g, "
+                    "|y-y*| vs tolerance %La, M %La: %s\n",
+                    name, i, static_cast<long long>(i / static_cast<std::size_t>(c.channel)),
+                    static_cast<long long>(i % static_cast<std::size_t>(c.channel)),
+                    show_value(got[i], f).c_str(), show_value(exp[i].rounded, f).c_str(),
+                    exp[i].exact, m.ulp_error, tol, exp[i].magnitude, m.reason);
+      msg << line;
+    }
+  };
+  check("dx", out.dx, want.dx, data_format(c.combo));
+  check("dbias", out.dbias, want.dbias, stats_format(c.combo));
+  check("dscale", out.dscale, want.dscale, stats_format(c.combo));
+  if (failures == 0) return "";
+  std::ostringstream head;
+  head << what << ": " << failures << " output(s) outside 1 ulp + alpha*M (alpha = " << alpha
+       << "), combo " << combo_name(c.combo) << ", batch " << c.batch << ", channel " << c.channel
+       << ", is_train " << c.is_train << "; first ones:\n";
+  return head.str() + msg.str();
+}
+
+}  // namespace bng::ktest

@@ -1,0 +1,33 @@
+// Runs a bng::Case through this executable's target kernels (the target's
+// static library: BNG_TEST_MT7004 selects MT7004, else FT78NE) and judges the
+// outputs against the exact reference at the kernel's declared alpha.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bng/reference/case.hpp"
+
+namespace bng::ktest {
+
+// The combos this target has (fp only for FT78NE).
+std::vector<Combo> target_combos();
+double declared_alpha(Combo c);
+
+// Output bits as stored by the kernel, for bit-identity checks.
+struct RawOutputs {
+  std::vector<std::uint8_t> dx, dbias, dscale;
+  bool operator==(const RawOutputs&) const = default;
+};
+
+// core_mask 0 runs as _p (the caller alone).
+RawOutputs run_raw(const Case& c, unsigned core_mask);
+Outputs decode(const Case& c, const RawOutputs& raw);
+
+// Checks every output against the reference; returns "" or a report of the
+// first failures (index, kernel value, reference, tolerance, in hex and %a).
+// `what` (seed, shape) heads the report.
+std::string check_against_reference(const Case& c, const Outputs& out, const std::string& what);
+
+}  // namespace bng::ktest
