@@ -1,0 +1,134 @@
+// SPEC §5's pass/fail rule and error measures at their boundaries.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "bng/reference/error_measure.hpp"
+#include "bng/reference/reference.hpp"
+
+namespace bng {
+namespace {
+
+using ref::Expected;
+using ref::Kind;
+constexpr Format kF = Format::binary32;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+Expected finite(double rounded, long double exact, double ulp, long double magnitude) {
+  Expected e;
+  e.kind = Kind::finite;
+  e.rounded = rounded;
+  e.exact = exact;
+  e.ulp = ulp;
+  e.magnitude = magnitude;
+  return e;
+}
+
+Expected special(Kind k) {
+  Expected e;
+  e.kind = k;
+  e.rounded = kNan;
+  return e;
+}
+
+TEST(ErrorMeasure, UnitRoundoff) {
+  EXPECT_EQ(unit_roundoff(Format::binary16), 0x1p-11);
+  EXPECT_EQ(unit_roundoff(Format::binary32), 0x1p-24);
+}
+
+TEST(ErrorMeasure, NanReferenceNeedsNan) {
+  const Expected e = special(Kind::nan);
+  EXPECT_TRUE(measure(kNan, e, kF, 0).pass);
+  EXPECT_FALSE(measure(kInf, e, kF, 0).pass);
+  EXPECT_FALSE(measure(1.0, e, kF, 1).pass);
+  EXPECT_STRNE(measure(1.0, e, kF, 0).reason, "");
+}
+
+TEST(ErrorMeasure, NonfiniteReferenceTakesNanOrInf) {
+  const Expected e = special(Kind::nonfinite);
+  EXPECT_TRUE(measure(kNan, e, kF, 0).pass);
+  EXPECT_TRUE(measure(kInf, e, kF, 0).pass);
+  EXPECT_TRUE(measure(-kInf, e, kF, 0).pass);
+  EXPECT_FALSE(measure(0x1.fffffep127, e, kF, 1).pass);
+  EXPECT_FALSE(measure(0.0, e, kF, 1).pass);
+}
+
+TEST(ErrorMeasure, OneUlpBoundaryIsInclusive) {
+  const double ulp = 0x1p-23;
+  const Expected e = finite(1.0, 1.0L, ulp, 1.0L);  // y* = 1 exactly
+  EXPECT_TRUE(measure(1.0, e, kF, 0).pass);
+  const Measure at = measure(1.0 + ulp, e, kF, 0);
+  EXPECT_TRUE(at.pass);
+  EXPECT_EQ(at.ulp_error, 1.0);
+  EXPECT_EQ(at.normalised_error, 2.0);  // 2^-23 / (2^-24 * 1)
+  EXPECT_FALSE(measure(1.0 + 2 * ulp, e, kF, 0).pass);
+  EXPECT_TRUE(measure(1.0 - ulp / 2, e, kF, 0).pass);
+  EXPECT_FALSE(measure(1.0 - 2 * ulp, e, kF, 0).pass);
+}
+
+TEST(ErrorMeasure, AlphaTermAtItsBoundary) {
+  // y* = 1 + 2^-25, M = 1: y = 1 + 2^-22 is 2^-22 - 2^-25 = 1.75 ulp away.
+  const double ulp = 0x1p-23;
+  const Expected e = finite(1.0, 1.0L + 0x1p-25L, ulp, 1.0L);
+  const double y = 1.0 + 0x1p-22;
+  EXPECT_FALSE(measure(y, e, kF, 0).pass);
+  const double alpha = 0.75 * 0x1p-23;  // ulp + alpha*M = 1.75 ulp exactly
+  EXPECT_TRUE(measure(y, e, kF, alpha).pass);
+  EXPECT_FALSE(measure(y, e, kF, std::nextafter(alpha, 0.0)).pass);
+  EXPECT_DOUBLE_EQ(measure(y, e, kF, alpha).ulp_error, 1.75);
+}
+
+TEST(ErrorMeasure, FiniteReferenceRejectsNanAndInf) {
+  const Expected e = finite(1.0, 1.0L, 0x1p-23, 1.0L);
+  EXPECT_FALSE(measure(kNan, e, kF, 1).pass);
+  EXPECT_FALSE(measure(kInf, e, kF, 1e300).pass);  // finite RN(y*) demands a finite y
+  EXPECT_FALSE(measure(-kInf, e, kF, 1e300).pass);
+}
+
+TEST(ErrorMeasure, OverflowingReferenceAcceptsInfOrNearbyFinite) {
+  // binary16: y* = 65520 rounds to Inf; ulp is the top binade's spacing, 32.
+  const Expected e = finite(kInf, 65520.0L, 32.0, 65520.0L);
+  const Format h = Format::binary16;
+  EXPECT_TRUE(measure(kInf, e, h, 0).pass);
+  EXPECT_FALSE(measure(-kInf, e, h, 0).pass);
+  EXPECT_TRUE(measure(65504.0, e, h, 0).pass);   // 16 <= 32
+  EXPECT_FALSE(measure(65472.0, e, h, 0).pass);  // 48 > 32
+  EXPECT_FALSE(measure(kNan, e, h, 0).pass);
+}
+
+TEST(ErrorMeasure, KappaAndZeroMagnitude) {
+  const Expected cancel = finite(1.0, 1.0L, 0x1p-23, 4.0L);
+  EXPECT_EQ(measure(1.0, cancel, kF, 0).kappa, 4.0);
+  const Expected zero_exact = finite(0.0, 0.0L, 0x1p-149, 2.0L);
+  EXPECT_EQ(measure(0.0, zero_exact, kF, 0).kappa, kInf);
+  EXPECT_TRUE(measure(0x1p-149, zero_exact, kF, 0).pass);
+  const Expected zero_all = finite(0.0, 0.0L, 0x1p-149, 0.0L);
+  const Measure same = measure(0.0, zero_all, kF, 0);
+  EXPECT_EQ(same.kappa, 1.0);
+  EXPECT_EQ(same.normalised_error, 0.0);
+  EXPECT_EQ(measure(0x1p-149, zero_all, kF, 0).normalised_error, kInf);
+  EXPECT_TRUE(measure(-0.0, zero_all, kF, 0).pass);  // the sign of zero is not judged
+}
+
+// The same rules on the reference's own output for a case that overflows.
+TEST(ErrorMeasure, OnReferenceOutput) {
+  Case c;
+  c.combo = Combo::hp;
+  c.is_train = 0;
+  c.x = {0.0};
+  c.dy = {4368.0};
+  c.mean = {0.0};
+  c.invar = {5.0};
+  c.scale = {3.0};
+  const ref::Result r = ref::compute(c);  // dx* = 65520 -> Inf
+  EXPECT_EQ(r.dx[0].rounded, kInf);
+  EXPECT_EQ(r.dx[0].ulp, 32.0);
+  EXPECT_TRUE(measure(kInf, r.dx[0], Format::binary16, 0).pass);
+  EXPECT_TRUE(measure(65504.0, r.dx[0], Format::binary16, 0).pass);
+  EXPECT_TRUE(measure(r.dbias[0].rounded, r.dbias[0], Format::binary16, 0).pass);
+}
+
+}  // namespace
+}  // namespace bng

@@ -1,0 +1,78 @@
+// compute() from several threads at once gives what it gives alone (no shared
+// mutable state); run under TSan by the `sanitize` label.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "bng/reference/reference.hpp"
+#include "case_gen.hpp"
+#include "show.hpp"
+
+namespace bng::ref {
+namespace {
+
+TEST(ThreadSafety, ConcurrentComputeMatchesSerial) {
+  std::vector<Case> cases;
+  for (int i = 0; i < 4; ++i) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(i) + 7);
+    cases.push_back(test::random_case(rng, static_cast<Combo>(i % 3), i % 2, i == 3));
+  }
+  std::vector<Result> serial;
+  for (const Case& c : cases) serial.push_back(compute(c));
+  std::vector<std::vector<Result>> parallel(cases.size());
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < cases.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 20; ++rep) parallel[t].push_back(compute(cases[t]));
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (std::size_t t = 0; t < cases.size(); ++t) {
+    for (const Result& r : parallel[t]) {
+      for (std::size_t i = 0; i < r.dx.size(); ++i) {
+        ASSERT_TRUE(test::same(r.dx[i], serial[t].dx[i])) << "case " << t << " dx[" << i << "]";
+      }
+      for (std::size_t i = 0; i < r.dbias.size(); ++i) {
+        ASSERT_TRUE(test::same(r.dbias[i], serial[t].dbias[i]));
+        ASSERT_TRUE(test::same(r.dscale[i], serial[t].dscale[i]));
+      }
+    }
+  }
+}
+
+TEST(Validation, RejectsMalformedCases) {
+  Case c;
+  c.x = {1.0};
+  c.dy = {1.0};
+  c.mean = {0.0};
+  c.invar = {1.0};
+  c.scale = {1.0};
+  EXPECT_NO_THROW(validate(c));
+  Case bad = c;
+  bad.is_train = 2;
+  EXPECT_THROW(compute(bad), std::invalid_argument);
+  bad = c;
+  bad.x = {0.1};  // not a binary32 value
+  EXPECT_THROW(compute(bad), std::invalid_argument);
+  bad = c;
+  bad.combo = Combo::hp;
+  bad.dy = {1.0 / 1024 + 1.0};  // 1 + 2^-10 is binary16; 1 + 2^-11 is not
+  EXPECT_NO_THROW(validate(bad));
+  bad.dy = {1.0 + 1.0 / 2048};
+  EXPECT_THROW(validate(bad), std::invalid_argument);
+  bad = c;
+  bad.batch = 2;
+  EXPECT_THROW(compute(bad), std::invalid_argument);
+  bad = c;
+  bad.channel = 0;
+  EXPECT_THROW(compute(bad), std::invalid_argument);
+  EXPECT_THROW(compute_channels(c, 0, 2), std::invalid_argument);
+  bad = c;
+  bad.x = {NAN};  // special values are inputs, not errors
+  EXPECT_NO_THROW(validate(bad));
+}
+
+}  // namespace
+}  // namespace bng::ref
