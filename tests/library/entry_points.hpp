@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <ostream>
 #include <span>
 #include <string_view>
 
@@ -45,6 +46,9 @@ struct EntryPoint {
   bool has_core_mask;  // _s
   int (*invoke)(const Call&);
 };
+
+// gtest prints a parameter by name, not as bytes.
+inline void PrintTo(const EntryPoint& e, std::ostream* os) { *os << e.name; }
 
 // The entry points the library of this test binary exports.
 std::span<const EntryPoint> entry_points();
