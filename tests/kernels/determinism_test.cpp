@@ -16,7 +16,7 @@ struct Shape {
   std::int64_t batch, channel;
 };
 // Row bands (narrow, folded), column ranges (wide), and both with a partial wide row.
-constexpr Shape kShapes[] = {{40000, 4}, {70001, 3}, {300, 1000}, {2000, 300}};
+constexpr Shape kShapes[] = {{40000, 4}, {20001, 3}, {300, 1000}, {601, 300}};
 
 TEST(KernelDeterminism, EveryMaskAndPrivateGiveTheSameBits) {
   for (const Combo combo : target_combos()) {
@@ -25,9 +25,10 @@ TEST(KernelDeterminism, EveryMaskAndPrivateGiveTheSameBits) {
         const std::uint64_t seed = 0xd00d + static_cast<std::uint64_t>(s.batch + train);
         const Hard kind = train == 0 ? Hard::wide_exponents : Hard::cancelling_dy;
         const Case c = make_case(combo, kind, s.batch, s.channel, train, seed);
-        const RawOutputs first = run_raw(c, 0);
+        const Encoded e = encode_case(c);
+        const RawOutputs first = run_raw(e, 0);
         for (unsigned mask = 0; mask <= 255; ++mask) {
-          const RawOutputs again = run_raw(c, mask);
+          const RawOutputs again = run_raw(e, mask);
           ASSERT_TRUE(again == first)
               << "outputs differ from _p for mask 0x" << std::hex << mask << std::dec << ": combo "
               << combo_name(combo) << " shape " << s.batch << "x" << s.channel << " is_train "

@@ -90,10 +90,23 @@ double declared_alpha(Combo c) {
 #endif
 }
 
-RawOutputs run_raw(const Case& c, unsigned core_mask) {
+Encoded encode_case(const Case& c) {
   const Format df = data_format(c.combo), sf = stats_format(c.combo);
-  const auto x = encode(c.x, df), dy = encode(c.dy, df);
-  const auto mean = encode(c.mean, sf), invar = encode(c.invar, sf), scale = encode(c.scale, sf);
+  return Encoded{&c,
+                 encode(c.x, df),
+                 encode(c.dy, df),
+                 encode(c.mean, sf),
+                 encode(c.invar, sf),
+                 encode(c.scale, sf)};
+}
+
+RawOutputs run_raw(const Case& c, unsigned core_mask) {
+  return run_raw(encode_case(c), core_mask);
+}
+
+RawOutputs run_raw(const Encoded& e, unsigned core_mask) {
+  const Case& c = *e.c;
+  const auto &x = e.x, &dy = e.dy, &mean = e.mean, &invar = e.invar, &scale = e.scale;
   RawOutputs r;
   r.dx.assign(x.size(), 0xa5);  // poison: every byte must be written
   r.dbias.assign(mean.size(), 0xa5);

@@ -21,7 +21,15 @@ struct RawOutputs {
   bool operator==(const RawOutputs&) const = default;
 };
 
+// A case's inputs in their storage formats, to run it many times.
+struct Encoded {
+  const Case* c;
+  std::vector<std::uint8_t> x, dy, mean, invar, scale;
+};
+Encoded encode_case(const Case& c);
+
 // core_mask 0 runs as _p (the caller alone).
+RawOutputs run_raw(const Encoded& e, unsigned core_mask);
 RawOutputs run_raw(const Case& c, unsigned core_mask);
 Outputs decode(const Case& c, const RawOutputs& raw);
 
