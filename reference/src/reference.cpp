@@ -65,15 +65,10 @@ Expected finish(BigInt& n, std::int64_t e, std::uint64_t m, const BigInt& mag,
   return out;
 }
 
-BigInt signed_int(const SmallDyadic& d, std::int64_t shift) {
+BigInt signed_int(const SmallDyadic& d) {
   BigInt v(d.mantissa);
-  v <<= static_cast<unsigned>(shift);
   if (d.negative) v = -v;
   return v;
-}
-
-BigInt signed_int(const SmallDyadic& d) {
-  return signed_int(d, 0);
 }
 
 void add_abs(BigInt& acc, const BigInt& v) {
@@ -110,6 +105,8 @@ class Channel {
     invar_ = decompose_finite(cs_.invar[c_]);
     scale_ = decompose_finite(cs_.scale[c_]);
 
+    // dscale and training dx depend on dy too, so whenever they are finite
+    // build_dy() has run here first.
     if (k_dbias == Kind::finite) {
       build_dy();
       out_.dbias[c_] = finish_copy(s1_, ed_, 1, s1abs_, stats_);
@@ -150,47 +147,57 @@ class Channel {
     return finish(copy, e, m, mag, t);
   }
 
-  // D[n], S1 = sum D, S1abs = sum |D| at the column's smallest dy exponent ed.
+  // The column's dy at the smallest exponent ed among them: D[n] = dy[n] * 2^-ed.
+  // S1 = sum D, S1abs = sum |D|. D[n] is recomputed where needed instead of
+  // stored, so memory stays O(1) per channel even for batch 2^24.
   void build_dy() {
-    if (!d_.empty()) return;
-    std::vector<SmallDyadic> parts(static_cast<std::size_t>(cs_.batch));
     std::int64_t ed = std::numeric_limits<std::int64_t>::max();
     for (std::int64_t n = 0; n < cs_.batch; ++n) {
-      parts[n] = decompose(dy(n));
-      if (parts[n].mantissa != 0) ed = std::min(ed, parts[n].exponent);
+      const SmallDyadic p = decompose(dy(n));
+      if (p.mantissa != 0) ed = std::min(ed, p.exponent);
     }
     ed_ = ed == std::numeric_limits<std::int64_t>::max() ? 0 : ed;
-    d_.resize(parts.size());
-    for (std::size_t n = 0; n < parts.size(); ++n) {
-      if (parts[n].mantissa == 0) continue;
-      d_[n] = signed_int(parts[n], parts[n].exponent - ed_);
-      s1_ += d_[n];
-      add_abs(s1abs_, d_[n]);
+    BigInt d;
+    for (std::int64_t n = 0; n < cs_.batch; ++n) {
+      d_at(n, d);
+      s1_ += d;
+      add_abs(s1abs_, d);
     }
   }
 
-  // X[n] = (x[n] - mean) * 2^-ex at the smallest exponent among the column's x and mean.
+  void d_at(std::int64_t n, BigInt& out) const { as_int(decompose(dy(n)), ed_, out); }
+
+  // X[n] = (x[n] - mean) * 2^-ex at the smallest exponent ex among the column's x and mean.
   void build_x() {
-    std::vector<SmallDyadic> parts(static_cast<std::size_t>(cs_.batch));
     const SmallDyadic mean = decompose(cs_.mean[c_]);
     std::int64_t ex = mean.mantissa != 0 ? mean.exponent : std::numeric_limits<std::int64_t>::max();
     for (std::int64_t n = 0; n < cs_.batch; ++n) {
-      parts[n] = decompose(x(n));
-      if (parts[n].mantissa != 0) ex = std::min(ex, parts[n].exponent);
+      const SmallDyadic p = decompose(x(n));
+      if (p.mantissa != 0) ex = std::min(ex, p.exponent);
     }
     ex_ = ex == std::numeric_limits<std::int64_t>::max() ? 0 : ex;
-    const BigInt mean_int = mean.mantissa != 0 ? signed_int(mean, mean.exponent - ex_) : BigInt(0);
-    x_.resize(parts.size());
-    for (std::size_t n = 0; n < parts.size(); ++n) {
-      x_[n] = parts[n].mantissa != 0 ? signed_int(parts[n], parts[n].exponent - ex_) : BigInt(0);
-      x_[n] -= mean_int;
-    }
+    as_int(mean, ex_, mean_int_);
+  }
+
+  void x_at(std::int64_t n, BigInt& out) const {
+    as_int(decompose(x(n)), ex_, out);
+    out -= mean_int_;
+  }
+
+  // v as an integer at exponent e (v's own exponent is >= e by the choice of e).
+  static void as_int(const SmallDyadic& v, std::int64_t e, BigInt& out) {
+    out = v.mantissa;
+    if (v.mantissa == 0) return;
+    out <<= static_cast<unsigned>(v.exponent - e);
+    if (v.negative) out = -out;
   }
 
   void build_s2() {
-    BigInt prod;
-    for (std::size_t n = 0; n < x_.size(); ++n) {
-      prod = d_[n] * x_[n];
+    BigInt d, xn, prod;
+    for (std::int64_t n = 0; n < cs_.batch; ++n) {
+      d_at(n, d);
+      x_at(n, xn);
+      prod = d * xn;
       s2_ += prod;
       add_abs(s2abs_, prod);
     }
@@ -211,10 +218,10 @@ class Channel {
     const BigInt sv = signed_int(scale_) * signed_int(invar_);
     const BigInt svabs = BigInt(scale_.mantissa) * invar_.mantissa;
     const std::int64_t e = scale_.exponent + invar_.exponent + e0;
-    BigInt t, u, mag, magu;
+    BigInt dn, xn, t, u, mag, magu;
     for (std::int64_t n = 0; n < cs_.batch; ++n) {
-      const BigInt& dn = d_[static_cast<std::size_t>(n)];
-      const BigInt& xn = x_[static_cast<std::size_t>(n)];
+      d_at(n, dn);
+      x_at(n, xn);
       t = dn * m_;
       t -= s1_;
       t <<= lift;
@@ -259,7 +266,7 @@ class Channel {
   FormatTraits data_, stats_;
   SmallDyadic invar_, scale_;
   std::int64_t ed_ = 0, ex_ = 0;
-  std::vector<BigInt> d_, x_;
+  BigInt mean_int_;
   BigInt s1_, s1abs_, s2_, s2abs_;
 };
 
