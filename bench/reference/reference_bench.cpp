@@ -12,7 +12,19 @@
 
 namespace {
 
-bng::Case make_case(bng::Combo combo, int is_train, std::int64_t batch, std::int64_t channel) {
+// Every value a random finite bit pattern: exponents span the whole format, so
+// the column integers reach hundreds of bits (the reference's worst case).
+double any_finite(std::mt19937_64& rng, bng::Format f) {
+  for (;;) {
+    const double v = f == bng::Format::binary16
+                         ? bng::ref::half_bits_to_double(static_cast<std::uint16_t>(rng()))
+                         : bng::ref::float_bits_to_double(static_cast<std::uint32_t>(rng()));
+    if (std::isfinite(v)) return v;
+  }
+}
+
+bng::Case make_case(bng::Combo combo, int is_train, std::int64_t batch, std::int64_t channel,
+                    bool wide = false) {
   std::mt19937_64 rng(42);
   std::normal_distribution<double> normal(0.0, 1.0);
   const bng::Format df = bng::data_format(combo);
@@ -26,8 +38,8 @@ bng::Case make_case(bng::Combo combo, int is_train, std::int64_t batch, std::int
   c.x.resize(n);
   c.dy.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
-    c.x[i] = bng::ref::round_to(df, 0.5 + 2.0 * normal(rng));
-    c.dy[i] = bng::ref::round_to(df, 1e-3 * normal(rng));
+    c.x[i] = wide ? any_finite(rng, df) : bng::ref::round_to(df, 0.5 + 2.0 * normal(rng));
+    c.dy[i] = wide ? any_finite(rng, df) : bng::ref::round_to(df, 1e-3 * normal(rng));
   }
   for (std::int64_t ch = 0; ch < channel; ++ch) {
     c.mean.push_back(bng::ref::round_to(sf, 0.5 + 0.1 * normal(rng)));
@@ -37,8 +49,8 @@ bng::Case make_case(bng::Combo combo, int is_train, std::int64_t batch, std::int
   return c;
 }
 
-void run(benchmark::State& state, bng::Combo combo, int is_train) {
-  const bng::Case c = make_case(combo, is_train, state.range(0), state.range(1));
+void run(benchmark::State& state, bng::Combo combo, int is_train, bool wide = false) {
+  const bng::Case c = make_case(combo, is_train, state.range(0), state.range(1), wide);
   for (auto _ : state) {
     bng::ref::Result r = bng::ref::compute(c);
     benchmark::DoNotOptimize(r.dx.data());
@@ -59,6 +71,9 @@ void BM_ReferenceHpTrain(benchmark::State& s) {
 void BM_ReferenceMpTrain(benchmark::State& s) {
   run(s, bng::Combo::mp, 1);
 }
+void BM_ReferenceFpTrainWideExponents(benchmark::State& s) {
+  run(s, bng::Combo::fp, 1, true);
+}
 
 // The bar is stated for the first shape; the others show the trend.
 BENCHMARK(BM_ReferenceFpTrain)
@@ -69,5 +84,6 @@ BENCHMARK(BM_ReferenceFpTrain)
 BENCHMARK(BM_ReferenceFpInfer)->Args({1024, 64})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReferenceHpTrain)->Args({1024, 64})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReferenceMpTrain)->Args({1024, 64})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReferenceFpTrainWideExponents)->Args({1024, 64})->Unit(benchmark::kMillisecond);
 
 }  // namespace
