@@ -1,0 +1,173 @@
+// bngcert: numerical error reports, release certificates and checks of
+// outputs dumped from real hardware, for the BatchNormGrad kernels.
+// docs/certification.md walks through it; docs/report-format.md documents
+// what it writes and reads.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "bng/properties/families.hpp"
+#include "bng/properties/runner.hpp"
+#include "cli.hpp"
+#include "npy.hpp"
+
+namespace {
+
+using bng::cert::CampaignOptions;
+using bng::cert::Progress;
+
+const std::map<std::string, Progress::Style> kProgress = {{"auto", Progress::Style::automatic},
+                                                          {"bar", Progress::Style::bar},
+                                                          {"lines", Progress::Style::lines},
+                                                          {"none", Progress::Style::quiet}};
+
+struct LibraryPaths {
+  std::string ft78ne, mt7004;
+};
+
+void add_common(CLI::App* app, LibraryPaths& libs, Progress::Style& progress) {
+  app->add_option("--lib-ft78ne", libs.ft78ne,
+                  "libbatchnormgrad_ft78ne.so to load instead of this build's");
+  app->add_option("--lib-mt7004", libs.mt7004,
+                  "libbatchnormgrad_mt7004.so to load instead of this build's");
+  app->add_option("--progress", progress,
+                  "progress on stderr: auto (bar on a terminal, else lines), bar, lines, none")
+      ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
+}
+
+void add_campaign(CLI::App* app, CampaignOptions& o, std::vector<std::string>& targets,
+                  std::vector<std::string>& modes) {
+  app->add_option("--targets,-t", targets, "targets to run (ft78ne, mt7004; default both)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"ft78ne", "mt7004"}));
+  app->add_option("--functions,-f", o.functions,
+                  "functions: fp, hp, mp or entry points such as hp_batchnormgrad_s (default all)")
+      ->delimiter(',');
+  app->add_option("--modes,-m", modes, "training, inference (default both)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"training", "inference"}));
+  app->add_option("--families", o.families,
+                  "case families (default all; `bngcert families` lists them)")
+      ->delimiter(',');
+  app->add_option("--cases,-n", o.cases, "cases per kernel, family and mode")
+      ->capture_default_str();
+  app->add_option("--seed,-s", o.seed, "campaign seed")->capture_default_str();
+  app->add_option("--max-size", o.max_size,
+                  "largest RapidCheck size (0..100): shapes and value ranges grow with it")
+      ->capture_default_str();
+  app->add_option("--jobs,-j", o.jobs, "worker threads (default: one per core)");
+}
+
+void resolve_campaign(CampaignOptions& o, const std::vector<std::string>& targets,
+                      const std::vector<std::string>& modes) {
+  if (!targets.empty()) {
+    o.targets.clear();
+    for (const auto& t : targets) {
+      o.targets.push_back(t == "ft78ne" ? bng::prop::Target::ft78ne : bng::prop::Target::mt7004);
+    }
+  }
+  if (!modes.empty()) {
+    o.modes.clear();
+    for (const auto& m : modes) o.modes.push_back(m == "training" ? 1 : 0);
+  }
+}
+
+void apply_libraries(const LibraryPaths& libs) {
+  if (!libs.ft78ne.empty()) bng::prop::set_library_path(bng::prop::Target::ft78ne, libs.ft78ne);
+  if (!libs.mt7004.empty()) bng::prop::set_library_path(bng::prop::Target::mt7004, libs.mt7004);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bngcert: error reports and release certificates for the BatchNormGrad kernels"};
+  app.require_subcommand(1);
+  LibraryPaths libs;
+
+  CampaignOptions report_opts, certify_opts;
+  std::vector<std::string> report_targets, report_modes, certify_targets, certify_modes;
+  std::string report_out = "report", certify_out = "certificate";
+
+  CLI::App* report = app.add_subcommand("report",
+                                        "run a campaign over the built-in case families and write "
+                                        "report.{json,md,html} and reproducers");
+  add_campaign(report, report_opts, report_targets, report_modes);
+  add_common(report, libs, report_opts.progress);
+  report->add_option("--out,-o", report_out, "report directory")->capture_default_str();
+
+  CLI::App* certify = app.add_subcommand(
+      "certify",
+      "the same campaign, judged: writes certificate.{json,md} too; exit 0 only on a pass");
+  add_campaign(certify, certify_opts, certify_targets, certify_modes);
+  add_common(certify, libs, certify_opts.progress);
+  certify->add_option("--out,-o", certify_out, "certificate directory")->capture_default_str();
+
+  bng::cert::CheckOptions check_opts;
+  std::string check_params;
+  CLI::App* check = app.add_subcommand("check",
+                                       "certify outputs computed elsewhere (e.g. on hardware), "
+                                       "given as .npy files; exit 0 only on a pass");
+  check
+      ->add_option(
+          "--dir,-d", check_opts.dir,
+          "directory with x.npy dy.npy mean.npy invar.npy scale.npy dx.npy dbias.npy dscale.npy")
+      ->required();
+  check->add_option("--params,-p", check_params,
+                    "params JSON (default: <dir>/params.json if present)");
+  check->add_option("--batch", check_opts.batch, "batch (default: from params or x.npy's shape)");
+  check->add_option("--channel", check_opts.channel,
+                    "channel (default: from params or x.npy's last dimension)");
+  check->add_option("--is-train", check_opts.is_train, "1 training, 0 inference")
+      ->check(CLI::Range(0, 1));
+  check->add_option("--target", check_opts.target, "ft78ne or mt7004: whose declared α judges")
+      ->check(CLI::IsMember({"ft78ne", "mt7004"}));
+  check->add_option("--alpha", check_opts.alpha,
+                    "judge with this α instead of the target's declared one");
+  check->add_option("--out,-o", check_opts.out, "report directory")->capture_default_str();
+  check
+      ->add_option("--block-elements", check_opts.block_elements,
+                   "reference memory bound: elements judged per block of channels")
+      ->capture_default_str();
+  add_common(check, libs, check_opts.progress);
+
+  CLI::App* families = app.add_subcommand("families", "list the built-in case families");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : bng::cert::kExitError;
+  }
+
+  try {
+    apply_libraries(libs);
+    if (*report) {
+      resolve_campaign(report_opts, report_targets, report_modes);
+      return bng::cert::run_report(report_opts, report_out);
+    }
+    if (*certify) {
+      resolve_campaign(certify_opts, certify_targets, certify_modes);
+      return bng::cert::run_certify(certify_opts, certify_out);
+    }
+    if (*check) {
+      if (!check_params.empty()) check_opts.params = check_params;
+      return bng::cert::run_check(check_opts);
+    }
+    if (*families) {
+      for (const auto& f : bng::prop::families()) {
+        fmt::print("{:<24} {}{}\n", f.name, f.description, f.finite ? "" : " (non-finite inputs)");
+      }
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bngcert: error: {}\n", e.what());
+    return bng::cert::kExitError;
+  }
+  return bng::cert::kExitError;
+}

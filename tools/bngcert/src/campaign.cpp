@@ -1,0 +1,230 @@
+#include "campaign.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "bng/properties/runner.hpp"
+#include "bng/reference/reference.hpp"
+
+namespace bng::cert {
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001b3ull;
+  return h;
+}
+
+bool function_selected(const std::vector<std::string>& functions, const prop::CallSpec& s) {
+  if (functions.empty()) return true;
+  for (const auto& f : functions) {
+    if (f == combo_name(s.combo) || f == prop::entry_point(s)) return true;
+  }
+  return false;
+}
+
+struct Series {
+  std::size_t kernel;
+  const prop::Family* family;
+  int is_train;
+  std::vector<prop::CallSpec>
+      entries;  // the selected entry points of the kernel (mask filled per case)
+};
+
+struct Job {
+  std::size_t series;
+  std::int64_t index;
+};
+
+}  // namespace
+
+std::uint64_t case_seed(std::uint64_t campaign_seed, const Kernel& k, std::string_view family,
+                        int is_train, std::int64_t index) {
+  const std::string key = fmt::format("{}/{}/{}/{}", k.name(), family, is_train, index);
+  return splitmix64(campaign_seed ^ fnv1a(key));
+}
+
+int case_size(std::int64_t index, int cases, int max_size) {
+  if (cases <= 1) return max_size;
+  return static_cast<int>(index * max_size / (cases - 1));
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+bool CampaignResult::passed() const {
+  return std::all_of(kernels.begin(), kernels.end(),
+                     [](const KernelTally& k) { return k.passed(); });
+}
+
+CampaignResult run_campaign(const CampaignOptions& options) {
+  CampaignResult result;
+  result.options = options;
+  if (result.options.jobs <= 0) {
+    result.options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  if (options.cases < 1) throw std::invalid_argument("--cases must be at least 1");
+  if (options.max_size < 0 || options.max_size > 100)
+    throw std::invalid_argument("--max-size must be in 0..100");
+
+  if (options.families.empty()) {
+    for (const auto& f : prop::families()) result.families.push_back(&f);
+  } else {
+    for (const auto& name : options.families) {
+      const prop::Family* f = prop::find_family(name);
+      if (!f) {
+        std::string known;
+        for (const auto& g : prop::families()) known += fmt::format(" {}", g.name);
+        throw std::invalid_argument(fmt::format("unknown family '{}'; known:{}", name, known));
+      }
+      result.families.push_back(f);
+    }
+  }
+
+  // Kernels and their entry points, in a fixed order.
+  std::vector<std::vector<prop::CallSpec>> kernel_entries;
+  for (prop::Target t : options.targets) {
+    for (Combo combo : prop::combos(t)) {
+      std::vector<prop::CallSpec> entries;
+      for (const auto& s : prop::entry_points(t, combo, prop::kAllCores)) {
+        if (function_selected(options.functions, s)) entries.push_back(s);
+      }
+      if (entries.empty()) continue;
+      KernelTally k;
+      k.kernel = {t, combo, prop::declared_alpha(t, combo)};
+      result.kernels.push_back(std::move(k));
+      kernel_entries.push_back(std::move(entries));
+    }
+  }
+  for (const auto& f : options.functions) {
+    bool used = false;
+    for (const auto& entries : kernel_entries) {
+      for (const auto& s : entries)
+        used = used || f == combo_name(s.combo) || f == prop::entry_point(s);
+    }
+    if (!used) {
+      throw std::invalid_argument(fmt::format(
+          "function '{}' matches nothing the chosen targets export (use fp, hp, mp or an entry "
+          "point such as hp_batchnormgrad_s; ft78ne has fp only)",
+          f));
+    }
+  }
+  if (result.kernels.empty()) throw std::invalid_argument("nothing selected to run");
+  // Load both libraries up front: a missing .so is one clear error, not one per thread.
+  for (prop::Target t : options.targets) {
+    if (!prop::find_symbol(t, "bng_status_string")) {
+      throw std::runtime_error(fmt::format("{} has no bng_status_string", prop::library_path(t)));
+    }
+  }
+
+  std::vector<Series> series;
+  for (std::size_t k = 0; k < result.kernels.size(); ++k) {
+    for (const prop::Family* f : result.families) {
+      for (int mode : options.modes) series.push_back({k, f, mode, kernel_entries[k]});
+    }
+  }
+  std::vector<Job> jobs;
+  // Interleave series so the progress rate is even and every kernel gets going early.
+  for (std::int64_t i = 0; i < options.cases; ++i) {
+    for (std::size_t s = 0; s < series.size(); ++s) jobs.push_back({s, i});
+  }
+
+  result.started_utc = utc_now();
+  const auto start = std::chrono::steady_clock::now();
+  Progress progress("campaign", static_cast<std::int64_t>(jobs.size()), options.progress);
+  std::atomic<std::size_t> next{0};
+  std::mutex sample_mutex;  // RapidCheck generation is not documented as thread-safe
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  const int workers = std::min<int>(result.options.jobs, static_cast<int>(jobs.size()));
+  std::vector<std::vector<KernelTally>> partial(static_cast<std::size_t>(workers));
+
+  auto work = [&](std::vector<KernelTally>& mine) {
+    for (const auto& k : result.kernels) {
+      KernelTally t;
+      t.kernel = k.kernel;
+      mine.push_back(std::move(t));
+    }
+    try {
+      for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
+        const Series& s = series[jobs[j].series];
+        KernelTally& tally = mine[s.kernel];
+        const Kernel& kernel = tally.kernel;
+        Origin origin;
+        origin.family = std::string(s.family->name);
+        origin.case_index = jobs[j].index;
+        origin.seed = case_seed(options.seed, kernel, s.family->name, s.is_train, jobs[j].index);
+        origin.size = case_size(jobs[j].index, options.cases, options.max_size);
+        prop::CallSpec spec = s.entries[static_cast<std::size_t>(jobs[j].index) % s.entries.size()];
+        // Any of the 255 valid masks, from the case's seed (the _p forms ignore it).
+        spec.core_mask = 1u + static_cast<unsigned>(splitmix64(origin.seed) % 255u);
+        origin.spec = spec;
+
+        Case c;
+        {
+          std::lock_guard lock(sample_mutex);
+          c = prop::sample(*s.family, kernel.combo, origin.seed, origin.size);
+        }
+        c.is_train = s.is_train;
+        const ref::Result expected = ref::compute(c);
+        const prop::RunResult got = prop::run(c, spec);
+        ++tally.cases;
+        ++tally.calls[prop::entry_point(spec)];
+        if (got.status != 0 || got.clobbered) {
+          ++tally.call_errors;
+          if (tally.call_error_messages.size() < kFailuresKept) {
+            tally.call_error_messages.push_back(fmt::format(
+                "{}: {}x{} {}: {}", origin.label(), c.batch, c.channel, mode_name(c.is_train),
+                got.status != 0 ? fmt::format("valid call returned status {}", got.status)
+                                : std::string("the call wrote outside dx, dbias and dscale")));
+          }
+        }
+        judge(c, expected, got.values, origin, j, false, tally);
+        progress.advance();
+      }
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next = jobs.size();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (int w = 1; w < workers; ++w) threads.emplace_back(work, std::ref(partial[w]));
+    work(partial[0]);
+  }
+  if (error) std::rethrow_exception(error);
+
+  for (auto& mine : partial) {
+    for (std::size_t k = 0; k < mine.size(); ++k) result.kernels[k].merge(std::move(mine[k]));
+  }
+  for (const auto& k : result.kernels) {
+    result.cases += k.cases;
+    for (const auto& o : k.outputs) result.outputs += o.all.outputs;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace bng::cert

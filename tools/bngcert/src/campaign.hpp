@@ -1,0 +1,54 @@
+// A campaign: the built-in case families of bng_properties, sampled
+// deterministically from one seed, run through the shipped kernels (both
+// targets' .so files) and judged against the exact reference.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bng/properties/families.hpp"
+#include "bng/properties/target.hpp"
+#include "progress.hpp"
+#include "tally.hpp"
+
+namespace bng::cert {
+
+struct CampaignOptions {
+  std::vector<prop::Target> targets = {prop::Target::ft78ne, prop::Target::mt7004};
+  // Type combinations ("fp", "hp", "mp") or entry points ("hp_batchnormgrad_s");
+  // empty: every function of every chosen target.
+  std::vector<std::string> functions;
+  std::vector<int> modes = {1, 0};    // is_train values
+  std::vector<std::string> families;  // empty: all
+  int cases = 12;                     // per kernel, family and mode
+  std::uint64_t seed = 20261129;
+  int max_size = 100;  // RapidCheck size of the largest cases (0..100)
+  int jobs = 0;        // worker threads; 0: one per core
+  Progress::Style progress = Progress::Style::automatic;
+};
+
+struct CampaignResult {
+  CampaignOptions options;                    // as run (jobs resolved)
+  std::vector<const prop::Family*> families;  // in campaign order
+  std::vector<KernelTally> kernels;
+  std::string started_utc;  // ISO 8601
+  double seconds = 0;
+  std::int64_t cases = 0;
+  std::int64_t outputs = 0;
+  bool passed() const;
+};
+
+// Throws std::invalid_argument for unknown families or functions, or a
+// selection that leaves nothing to run.
+CampaignResult run_campaign(const CampaignOptions& options);
+
+// The seed of case `index` of a (kernel, family, mode) series: a reader
+// regenerates the case with prop::sample(family, combo, seed, size).
+std::uint64_t case_seed(std::uint64_t campaign_seed, const Kernel& k, std::string_view family,
+                        int is_train, std::int64_t index);
+int case_size(std::int64_t index, int cases, int max_size);
+
+std::string utc_now();
+
+}  // namespace bng::cert

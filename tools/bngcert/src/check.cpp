@@ -1,0 +1,247 @@
+// `bngcert check`: judges outputs computed elsewhere (a dump from FT78NE or
+// MT7004 hardware) against the exact reference. Inputs are read through
+// memory maps, a block of channels at a time, so the reference's working set
+// stays bounded however large the call was (SPEC §4's channel isolation makes
+// the blocks independent).
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "bng/reference/reference.hpp"
+#include "case_files.hpp"
+#include "certificate.hpp"
+#include "cli.hpp"
+#include "report.hpp"
+
+namespace bng::cert {
+
+using nlohmann::json;
+
+namespace {
+
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+json read_params(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  if (!f) throw InputError(fmt::format("{}: cannot open", p.string()));
+  try {
+    json j = json::parse(f);
+    if (!j.is_object()) throw InputError(fmt::format("{}: expected a JSON object", p.string()));
+    return j;
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("{}: not valid JSON: {}", p.string(), e.what()));
+  }
+}
+
+template <typename T>
+std::optional<T> param(const json& j, const char* key, const std::filesystem::path& file) {
+  if (!j.contains(key)) return std::nullopt;
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw InputError(
+        fmt::format("{}: '{}' has the wrong type ({})", file.string(), key, j.at(key).dump()));
+  }
+}
+
+std::string dtype_word(npy::DType t) {
+  switch (t) {
+    case npy::DType::f2:
+      return "'<f2' (float16)";
+    case npy::DType::f4:
+      return "'<f4' (float32)";
+    case npy::DType::f8:
+      return "'<f8' (float64)";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string started = utc_now();
+
+  // Parameters: params.json, then flags.
+  json params = json::object();
+  std::filesystem::path params_file = o.params.value_or(o.dir / "params.json");
+  if (o.params || std::filesystem::exists(params_file)) params = read_params(params_file);
+  std::optional<std::int64_t> batch =
+      o.batch ? o.batch : param<std::int64_t>(params, "batch", params_file);
+  std::optional<std::int64_t> channel =
+      o.channel ? o.channel : param<std::int64_t>(params, "channel", params_file);
+  std::optional<int> is_train =
+      o.is_train ? o.is_train : param<int>(params, "is_train", params_file);
+  std::optional<std::string> target =
+      o.target ? o.target : param<std::string>(params, "target", params_file);
+  std::optional<double> alpha = o.alpha ? o.alpha : param<double>(params, "alpha", params_file);
+  if (!is_train || (*is_train != 0 && *is_train != 1)) {
+    throw InputError("is_train (0 or 1) is needed: give --is-train or 'is_train' in params.json");
+  }
+  if (!target || (*target != "ft78ne" && *target != "mt7004")) {
+    throw InputError(
+        "the target that produced the outputs (ft78ne or mt7004) is needed: give --target or "
+        "'target' in params.json");
+  }
+  const prop::Target tgt = *target == "ft78ne" ? prop::Target::ft78ne : prop::Target::mt7004;
+
+  // The eight arrays.
+  std::map<std::string, npy::Array> a;
+  for (std::string_view n : kInputNames)
+    a.emplace(n, npy::Array::open(o.dir / (std::string(n) + ".npy")));
+  for (std::string_view n : kOutputNames)
+    a.emplace(n, npy::Array::open(o.dir / (std::string(n) + ".npy")));
+
+  const npy::DType data = a.at("x").header().dtype, stats = a.at("mean").header().dtype;
+  for (const char* n : {"dy", "dx"}) {
+    if (a.at(n).header().dtype != data) {
+      throw InputError(fmt::format("{} has dtype {} but x.npy has {}: x, dy and dx share one dtype",
+                                   a.at(n).name(), dtype_word(a.at(n).header().dtype),
+                                   dtype_word(data)));
+    }
+  }
+  for (const char* n : {"invar", "scale", "dbias", "dscale"}) {
+    if (a.at(n).header().dtype != stats) {
+      throw InputError(
+          fmt::format("{} has dtype {} but mean.npy has {}: mean, invar, scale, dbias and dscale "
+                      "share one dtype",
+                      a.at(n).name(), dtype_word(a.at(n).header().dtype), dtype_word(stats)));
+    }
+  }
+  const std::optional<Combo> combo = combo_of(data, stats);
+  if (!combo) {
+    throw InputError(
+        fmt::format("data {} with statistics {} is no type combination of SPEC §1: fp is '<f4' "
+                    "throughout, hp '<f2' throughout, mp '<f2' x/dy/dx with '<f4' statistics",
+                    dtype_word(data), dtype_word(stats)));
+  }
+  const auto& have = prop::combos(tgt);
+  if (std::find(have.begin(), have.end(), *combo) == have.end()) {
+    throw InputError(
+        fmt::format("{} has no {} kernel (the files' dtypes say {}): ft78ne implements fp only",
+                    *target, combo_name(*combo), combo_name(*combo)));
+  }
+
+  // Shapes: x is [batch, channel] or [N, H, W, channel] (batch = N·H·W).
+  const npy::Header& xh = a.at("x").header();
+  if (!channel) {
+    if (xh.shape.empty())
+      throw InputError(fmt::format("{}: a scalar; expected [batch, channel]", a.at("x").name()));
+    channel = xh.shape.back();
+  }
+  if (*channel < 1) throw InputError(fmt::format("channel must be at least 1, not {}", *channel));
+  if (!batch) batch = xh.elements() / *channel;
+  if (*batch < 1) throw InputError(fmt::format("batch must be at least 1, not {}", *batch));
+  if (xh.elements() != *batch * *channel || (xh.shape.size() >= 2 && xh.shape.back() != *channel)) {
+    throw InputError(fmt::format("{} has shape {} but batch = {} and channel = {} need [{}, {}]",
+                                 a.at("x").name(), xh.shape_string(), *batch, *channel, *batch,
+                                 *channel));
+  }
+  for (const char* n : {"dy", "dx"}) {
+    if (a.at(n).header().shape != xh.shape) {
+      throw InputError(fmt::format("{} has shape {} but x.npy has {}", a.at(n).name(),
+                                   a.at(n).header().shape_string(), xh.shape_string()));
+    }
+  }
+  for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"}) {
+    const auto& s = a.at(n).header().shape;
+    if (s.size() != 1 || s[0] != *channel) {
+      throw InputError(fmt::format("{} has shape {} but channel = {} needs ({},)", a.at(n).name(),
+                                   a.at(n).header().shape_string(), *channel, *channel));
+    }
+  }
+
+  KernelTally tally;
+  const double declared = prop::declared_alpha(tgt, *combo);
+  tally.kernel = {tgt, *combo, alpha.value_or(declared)};
+  if (!(tally.kernel.alpha >= 0)) throw InputError("alpha must be a non-negative number");
+  tally.cases = 1;
+  tally.calls["files in " + o.dir.string()] = 1;
+
+  const std::int64_t width = std::clamp<std::int64_t>(o.block_elements / *batch, 1, *channel);
+  const std::int64_t blocks = (*channel + width - 1) / width;
+  {
+    Progress progress("check", blocks, o.progress);
+    std::vector<double> buf;
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const std::int64_t c0 = b * width, c1 = std::min(*channel, c0 + width);
+      Case c;
+      c.combo = *combo;
+      c.batch = *batch;
+      c.channel = c1 - c0;
+      c.is_train = *is_train;
+      a.at("x").read_columns(*channel, c0, c1, c.x);
+      a.at("dy").read_columns(*channel, c0, c1, c.dy);
+      for (auto [name, v] :
+           {std::pair{"mean", &c.mean}, {"invar", &c.invar}, {"scale", &c.scale}}) {
+        v->resize(static_cast<std::size_t>(c.channel));
+        a.at(name).read(c0, c.channel, v->data());
+      }
+      Outputs got;
+      a.at("dx").read_columns(*channel, c0, c1, got.dx);
+      got.dbias.resize(static_cast<std::size_t>(c.channel));
+      got.dscale.resize(static_cast<std::size_t>(c.channel));
+      a.at("dbias").read(c0, c.channel, got.dbias.data());
+      a.at("dscale").read(c0, c.channel, got.dscale.data());
+
+      const ref::Result r = ref::compute(c);
+      Origin origin;
+      origin.family = "input";
+      origin.channel_offset = c0;
+      origin.channel_total = *channel;
+      judge(c, r, got, origin, static_cast<std::uint64_t>(b), true, tally);
+      progress.advance();
+    }
+  }
+
+  json inputs = json::object();
+  for (const auto& [name, arr] : a) {
+    inputs[name] = {{"path", arr.name()},
+                    {"dtype", npy::descr(arr.header().dtype)},
+                    {"shape", arr.header().shape}};
+  }
+  std::int64_t outputs = 0;
+  for (const auto& ot : tally.outputs) outputs += ot.all.outputs;
+  const json run = {
+      {"kind", "check"},
+      {"input_dir", o.dir.string()},
+      {"inputs", inputs},
+      {"batch", *batch},
+      {"channel", *channel},
+      {"is_train", *is_train},
+      {"mode", mode_name(*is_train)},
+      {"target", *target},
+      {"combo", combo_name(*combo)},
+      {"kernel", tally.kernel.name()},
+      {"alpha", tally.kernel.alpha},
+      {"alpha_hex", hex_double(tally.kernel.alpha)},
+      {"declared_alpha", declared},
+      {"alpha_source", o.alpha                    ? "--alpha"
+                       : params.contains("alpha") ? "params.json"
+                                                  : "declared"},
+      {"blocks", blocks},
+      {"started_utc", started},
+      {"duration_s",
+       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
+      {"cases", 1},
+      {"outputs", outputs}};
+  std::vector<KernelTally> kernels;
+  kernels.push_back(std::move(tally));
+  const json report = write_report(o.out, run, kernels);
+  const bool pass = write_certificate(o.out, report);
+  const json& v = report["verdict"];
+  fmt::print(
+      stderr,
+      "bngcert: check {} — {} outputs of {} judged at α = {}, {} beyond the bound; wrote {}/\n",
+      pass ? "PASS" : "FAIL", outputs, kernels[0].kernel.name(),
+      hex_double(kernels[0].kernel.alpha), v["failed_outputs"].get<std::int64_t>(), o.out.string());
+  return pass ? kExitPass : kExitFail;
+}
+
+}  // namespace bng::cert

@@ -1,0 +1,32 @@
+// The three subcommands behind the command line (main.cpp parses options).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "campaign.hpp"
+
+namespace bng::cert {
+
+// Exit statuses: 0 pass (report: ran), 1 a judged failure, 2 bad usage or input.
+inline constexpr int kExitPass = 0, kExitFail = 1, kExitError = 2;
+
+int run_report(const CampaignOptions& options, const std::filesystem::path& out);
+int run_certify(const CampaignOptions& options, const std::filesystem::path& out);
+
+struct CheckOptions {
+  std::filesystem::path dir;                    // x.npy, dy.npy, ... (docs/report-format.md)
+  std::optional<std::filesystem::path> params;  // default: dir/params.json when present
+  std::optional<std::int64_t> batch, channel;
+  std::optional<int> is_train;
+  std::optional<std::string> target;
+  std::optional<double> alpha;
+  std::filesystem::path out = "check";
+  std::int64_t block_elements = std::int64_t{1}
+                                << 21;  // reference memory bound: elements per channel block
+  Progress::Style progress = Progress::Style::automatic;
+};
+int run_check(const CheckOptions& options);
+
+}  // namespace bng::cert

@@ -1,0 +1,62 @@
+#include <fmt/format.h>
+
+#include "certificate.hpp"
+#include "cli.hpp"
+#include "report.hpp"
+
+namespace bng::cert {
+
+using nlohmann::json;
+
+namespace {
+
+json campaign_run_json(const CampaignResult& r) {
+  json fams = json::array();
+  for (const auto* f : r.families) {
+    fams.push_back({{"name", f->name}, {"description", f->description}, {"finite", f->finite}});
+  }
+  json targets = json::array();
+  for (auto t : r.options.targets) targets.push_back(prop::target_name(t));
+  json modes = json::array();
+  for (int m : r.options.modes) modes.push_back(mode_name(m));
+  return {{"kind", "campaign"},
+          {"seed", r.options.seed},
+          {"cases_per_series", r.options.cases},
+          {"max_size", r.options.max_size},
+          {"targets", targets},
+          {"functions", r.options.functions.empty() ? json("all") : json(r.options.functions)},
+          {"modes", modes},
+          {"jobs", r.options.jobs},
+          {"families", fams},
+          {"started_utc", r.started_utc},
+          {"duration_s", r.seconds},
+          {"cases", r.cases},
+          {"outputs", r.outputs}};
+}
+
+void summary_line(const json& report, const std::filesystem::path& out) {
+  const json& v = report["verdict"];
+  fmt::print(
+      stderr, "bngcert: {} — {} outputs judged, {} beyond the bound, {} failed calls; wrote {}/\n",
+      v["pass"].get<bool>() ? "PASS" : "FAIL", report["run"]["outputs"].get<std::int64_t>(),
+      v["failed_outputs"].get<std::int64_t>(), v["call_errors"].get<std::int64_t>(), out.string());
+}
+
+}  // namespace
+
+int run_report(const CampaignOptions& options, const std::filesystem::path& out) {
+  const CampaignResult r = run_campaign(options);
+  const json report = write_report(out, campaign_run_json(r), r.kernels);
+  summary_line(report, out);
+  return kExitPass;
+}
+
+int run_certify(const CampaignOptions& options, const std::filesystem::path& out) {
+  const CampaignResult r = run_campaign(options);
+  const json report = write_report(out, campaign_run_json(r), r.kernels);
+  const bool pass = write_certificate(out, report);
+  summary_line(report, out);
+  return pass ? kExitPass : kExitFail;
+}
+
+}  // namespace bng::cert

@@ -1,0 +1,33 @@
+// What the tool judges: a kernel is one target's implementation of one type
+// combination (SPEC §1), with the α it declares; each has three outputs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "bng/properties/target.hpp"
+#include "bng/reference/case.hpp"
+
+namespace bng::cert {
+
+struct Kernel {
+  prop::Target target = prop::Target::mt7004;
+  Combo combo = Combo::fp;
+  double alpha = 0;  // the declared α (prop::declared_alpha), or what `check --alpha` gives
+  std::string name() const;  // "mt7004/hp"
+};
+
+enum class Output : std::uint8_t { dx, dbias, dscale };
+inline constexpr std::array<Output, 3> kOutputs = {Output::dx, Output::dbias, Output::dscale};
+std::string_view output_name(Output o);  // "dx", "dbias", "dscale"
+// dx is in the data format, the parameter gradients in the statistics format.
+Format output_format(Combo c, Output o);
+
+std::string_view mode_name(int is_train);  // "training", "inference"
+
+// "0x1p-40": exact, as the declared α is a power of two or a short binary fraction.
+std::string hex_double(double v);
+
+}  // namespace bng::cert

@@ -1,0 +1,132 @@
+#include <fmt/format.h>
+
+#include "render_common.hpp"
+#include "report.hpp"
+
+namespace bng::cert {
+
+using nlohmann::json;
+
+std::string show(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return show_count(v.get<std::int64_t>());
+  if (v.is_number()) return fmt::format("{:.4g}", v.get<double>());
+  return "—";
+}
+
+std::string show_count(std::int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+    out.push_back(digits[i]);
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string verdict_word(bool pass) {
+  return pass ? "PASS" : "FAIL";
+}
+
+namespace {
+
+std::string run_line(const json& run) {
+  if (run.value("kind", "") == "check") {
+    return fmt::format("check of the files in `{}`: {} × {} ({}), {} judged at α = {}",
+                       run.value("input_dir", "?"), show(run["batch"]), show(run["channel"]),
+                       run.value("mode", "?"), run.value("kernel", "?"),
+                       run.value("alpha_hex", "?"));
+  }
+  std::string fams;
+  for (const auto& f : run["families"])
+    fams += (fams.empty() ? "" : ", ") + f["name"].get<std::string>();
+  return fmt::format(
+      "campaign: seed {}, {} cases per kernel × family × mode (RapidCheck sizes up to {}), "
+      "families {}",
+      show(run["seed"]), show(run["cases_per_series"]), show(run["max_size"]), fams);
+}
+
+}  // namespace
+
+std::string render_markdown(const json& r) {
+  const json& b = r["build"];
+  const json& run = r["run"];
+  const json& v = r["verdict"];
+  std::string md = "# BatchNormGrad error report\n\n";
+  md += fmt::format(
+      "**Verdict: {}** — {} outputs of {} cases judged; {} beyond their kernel's bound "
+      "`1·ulp(y*) + α·M`, {} failed calls.\n\n",
+      verdict_word(v["pass"].get<bool>()), show(run["outputs"]), show(run["cases"]),
+      show(v["failed_outputs"]), show(v["call_errors"]));
+  md += fmt::format("- Build: BatchNormGrad {}, commit `{}`{}, {} `{}` ({}), ISA path {}{}\n",
+                    b["library_version"].get<std::string>(), b["git_commit"].get<std::string>(),
+                    b["git_dirty"].get<bool>() ? " (dirty: uncommitted changes)" : "",
+                    b["compiler"].get<std::string>(), b["cxx_flags"].get<std::string>(),
+                    b["build_type"].get<std::string>(), b["isa"].get<std::string>(),
+                    b["isa_forced_portable"].get<bool>() ? " (forced by BNG_ISA=portable)" : "");
+  md += fmt::format("- Run: {}\n", run_line(run));
+  md += fmt::format("- Started {}, took {:.1f} s\n\n", run.value("started_utc", "?"),
+                    run.value("duration_s", 0.0));
+  md +=
+      "ULP error = |y − y*| / ulp(y*); normalised error = |y − y*| / (u·M); κ = M / |y*|; bound "
+      "use "
+      "= |y − y*| / (ulp(y*) + α·M), at most 1 for a pass. See docs/certification.md.\n\n";
+
+  md +=
+      "## Summary\n\n| kernel | α | output | outputs | fails | max ULP error | max normalised "
+      "error "
+      "| max κ | max bound use |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& k : r["kernels"]) {
+    for (const auto& [name, o] : k["outputs"].items()) {
+      const json& s = o["stats"];
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                        k["name"].get<std::string>(), k["alpha_hex"].get<std::string>(), name,
+                        show(s["outputs"]), show(s["fails"]), show(s["max_ulp_error"]),
+                        show(s["max_normalised_error"]), show(s["max_kappa"]),
+                        show(s["max_bound_use"]));
+    }
+  }
+  for (const auto& k : r["kernels"]) {
+    md += fmt::format("\n## {} — {}\n\nα = {} ({}). {} cases; calls:", k["name"].get<std::string>(),
+                      verdict_word(k["pass"].get<bool>()), k["alpha_hex"].get<std::string>(),
+                      show(k["alpha"]), show(k["cases"]));
+    for (const auto& [ep, n] : k["calls"].items()) md += fmt::format(" {} ×{};", ep, show(n));
+    md += "\n";
+    for (const auto& m : k["call_error_messages"])
+      md += fmt::format("\n- call error: {}", m.get<std::string>());
+    for (const auto& [name, o] : k["outputs"].items()) {
+      md += fmt::format("\n### {} ({}, α/u = {})\n\n", name, o["format"].get<std::string>(),
+                        show(o["alpha_over_u"]));
+      md +=
+          "| family | mode | outputs | fails | max ULP error | max normalised error | max κ | max "
+          "bound use |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|\n";
+      for (const auto& f : o["by_family"]) {
+        const json& s = f["stats"];
+        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                          f["family"].get<std::string>(), f["mode"].get<std::string>(),
+                          show(s["outputs"]), show(s["fails"]), show(s["max_ulp_error"]),
+                          show(s["max_normalised_error"]), show(s["max_kappa"]),
+                          show(s["max_bound_use"]));
+      }
+      if (!o["worst"].is_null()) {
+        md += fmt::format("\nWorst: {}", o["worst"]["message"].get<std::string>());
+        if (o["worst"].contains("reproducer")) {
+          md += fmt::format("\nReproducer: `{}/` (`bngcert check --dir {}`)",
+                            o["worst"]["reproducer"].get<std::string>(),
+                            o["worst"]["reproducer"].get<std::string>());
+        }
+        md += "\n";
+      }
+      if (!o["failures"].empty()) {
+        md += fmt::format("\nFailures (first {} of {}):\n\n", o["failures"].size(),
+                          show(o["stats"]["fails"]));
+        for (const auto& f : o["failures"])
+          md += fmt::format("- {}\n", f["message"].get<std::string>());
+      }
+    }
+  }
+  return md;
+}
+
+}  // namespace bng::cert

@@ -1,0 +1,239 @@
+#include "report.hpp"
+
+#include <cmath>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "bng/optimized/isa.hpp"
+#include "bng/properties/reproducer.hpp"
+#include "bng/properties/runner.hpp"
+#include "build_info.hpp"
+#include "case_files.hpp"
+
+namespace bng::cert {
+
+using nlohmann::json;
+
+json number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+json stats_json(const Stats& s) {
+  return {{"outputs", s.outputs},
+          {"fails", s.fails},
+          {"exact", s.exact},
+          {"nan_refs", s.nan_refs},
+          {"nonfinite_refs", s.nonfinite_refs},
+          {"zero_refs", s.zero_refs},
+          {"max_ulp_error", number(s.max_ulp_error)},
+          {"max_normalised_error", number(s.max_normalised_error)},
+          {"max_kappa", number(s.max_kappa)},
+          {"max_bound_use", number(s.max_bound_use)}};
+}
+
+namespace {
+
+std::string_view kind_name(ref::Kind k) {
+  switch (k) {
+    case ref::Kind::finite:
+      return "finite";
+    case ref::Kind::nonfinite:
+      return "nonfinite";
+    case ref::Kind::nan:
+      return "nan";
+  }
+  return "?";
+}
+
+json origin_json(const Origin& o) {
+  json j = {{"family", o.family}};
+  if (o.spec) {
+    j["seed"] = o.seed;
+    j["seed_hex"] = fmt::format("{:#x}", o.seed);
+    j["size"] = o.size;
+    j["case_index"] = o.case_index;
+    j["entry_point"] = prop::entry_point(*o.spec);
+    j["core_mask"] =
+        o.spec->storage == prop::Storage::shared ? json(o.spec->core_mask) : json(nullptr);
+    j["call"] = prop::describe(*o.spec);
+  }
+  return j;
+}
+
+}  // namespace
+
+json failure_json(const Failure& f) {
+  const Format fmt_out = output_format(f.combo, f.output);
+  json e = {{"kind", kind_name(f.expected.kind)}};
+  if (f.expected.kind == ref::Kind::finite) {
+    e["rounded"] = number(f.expected.rounded);
+    e["rounded_hex"] = prop::hex_value(f.expected.rounded, fmt_out);
+    e["exact"] = number(static_cast<double>(f.expected.exact));
+    e["exact_hex"] = fmt::format("{:La}", f.expected.exact);
+    e["magnitude"] = number(static_cast<double>(f.expected.magnitude));
+    e["ulp"] = number(f.expected.ulp);
+  }
+  return {{"output", output_name(f.output)},
+          {"n", f.n},
+          {"c", f.c},
+          {"batch", f.batch},
+          {"channel", f.channel},
+          {"mode", mode_name(f.is_train)},
+          {"origin", origin_json(f.origin)},
+          {"y", number(f.y)},
+          {"y_hex", prop::hex_value(f.y, fmt_out)},
+          {"expected", e},
+          {"ulp_error", number(f.sample.m.ulp_error)},
+          {"normalised_error", number(f.sample.m.normalised_error)},
+          {"kappa", number(f.sample.m.kappa)},
+          {"bound_use", number(f.sample.bound_use)},
+          {"pass", f.sample.m.pass},
+          {"reason", f.sample.m.reason},
+          {"message", f.message()}};
+}
+
+json build_json() {
+  const BuildInfo& b = build_info();
+  json libs = json::object();
+  for (prop::Target t : {prop::Target::ft78ne, prop::Target::mt7004}) {
+    libs[std::string(prop::target_name(t))] = prop::library_path(t);
+  }
+  return {{"library_version", b.library_version},
+          {"git_commit", b.git_commit},
+          {"git_dirty", b.git_dirty},
+          {"compiler", b.compiler},
+          {"cxx_flags", b.cxx_flags},
+          {"build_type", b.build_type},
+          {"isa", opt::isa_name()},
+          {"isa_forced_portable", opt::isa_forced_portable()},
+          {"libraries", libs}};
+}
+
+std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem::path& dir,
+                                                          const std::vector<KernelTally>& kernels,
+                                                          const std::string& kind) {
+  std::vector<std::array<std::string, 3>> paths(kernels.size());
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    const Kernel& kernel = kernels[k].kernel;
+    for (Output o : kOutputs) {
+      const Worst& w = kernels[k][o].worst;
+      if (!w.valid()) continue;
+      const std::string rel = fmt::format("reproducers/{}-{}-{}", prop::target_name(kernel.target),
+                                          combo_name(kernel.combo), output_name(o));
+      json params = {{"batch", w.c.batch},
+                     {"channel", w.c.channel},
+                     {"is_train", w.c.is_train},
+                     {"target", prop::target_name(kernel.target)},
+                     {"combo", combo_name(kernel.combo)},
+                     {"alpha", kernel.alpha},
+                     {"alpha_hex", hex_double(kernel.alpha)},
+                     {"found_by", kind},
+                     {"worst", failure_json(w.where)},
+                     {"reproduce", fmt::format("bngcert check --dir {} --out <dir>", rel)}};
+      if (w.c.channel != w.where.channel) {
+        params["note"] =
+            fmt::format("channel {} of the {}-channel call, alone (SPEC §4 channel isolation)",
+                        w.where.c, w.where.channel);
+      }
+      write_case_dir(dir / rel, w.c, w.got, params);
+      paths[k][static_cast<int>(o)] = rel;
+    }
+  }
+  return paths;
+}
+
+json report_json(const json& run, const std::vector<KernelTally>& kernels,
+                 const std::vector<std::array<std::string, 3>>& reproducers) {
+  json ks = json::array();
+  std::int64_t failed = 0, call_errors = 0;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    const KernelTally& t = kernels[k];
+    json outs = json::object();
+    for (Output o : kOutputs) {
+      const OutputTally& ot = t[o];
+      const Format f = output_format(t.kernel.combo, o);
+      json bins = json::array();
+      for (const auto& [b, n] : ot.histogram.bins) bins.push_back({{"log2_lo", b}, {"count", n}});
+      json cells = json::array();
+      for (const auto& [key, cell] : ot.density.cells) {
+        cells.push_back({key.first, key.second, cell.pass, cell.fail});
+      }
+      json fams = json::array();
+      for (const auto& [key, s] : ot.by_family) {
+        fams.push_back(
+            {{"family", key.first}, {"mode", mode_name(key.second)}, {"stats", stats_json(s)}});
+      }
+      json worst = nullptr;
+      if (ot.worst.valid()) {
+        worst = failure_json(ot.worst.where);
+        if (k < reproducers.size() && !reproducers[k][static_cast<int>(o)].empty()) {
+          worst["reproducer"] = reproducers[k][static_cast<int>(o)];
+        }
+      }
+      json fails = json::array();
+      for (const auto& fl : ot.failures) fails.push_back(failure_json(fl));
+      failed += ot.all.fails;
+      outs[std::string(output_name(o))] = {
+          {"format", format_name(f)},
+          {"unit_roundoff", unit_roundoff(f)},
+          {"alpha_over_u", t.kernel.alpha / unit_roundoff(f)},
+          {"stats", stats_json(ot.all)},
+          {"histogram",
+           {{"zero", ot.histogram.zero}, {"infinite", ot.histogram.infinite}, {"bins", bins}}},
+          {"density",
+           {{"cells_per_binade", Density::kCellsPerBinade},
+            {"infinite_cell", Density::kInfinite},
+            {"cells", cells}}},
+          {"by_family", fams},
+          {"worst", worst},
+          {"failures", fails}};
+    }
+    call_errors += t.call_errors;
+    ks.push_back({{"name", t.kernel.name()},
+                  {"target", prop::target_name(t.kernel.target)},
+                  {"combo", combo_name(t.kernel.combo)},
+                  {"alpha", t.kernel.alpha},
+                  {"alpha_hex", hex_double(t.kernel.alpha)},
+                  {"cases", t.cases},
+                  {"calls", t.calls},
+                  {"call_errors", t.call_errors},
+                  {"call_error_messages", t.call_error_messages},
+                  {"pass", t.passed()},
+                  {"outputs", outs}});
+  }
+  return {{"schema", "bngcert-report"},
+          {"schema_version", kReportSchemaVersion},
+          {"generated_utc", run.value("started_utc", "")},
+          {"build", build_json()},
+          {"run", run},
+          {"verdict",
+           {{"pass", failed == 0 && call_errors == 0},
+            {"failed_outputs", failed},
+            {"call_errors", call_errors}}},
+          {"kernels", ks}};
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  f.close();
+  if (!f) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
+}
+
+json write_report(const std::filesystem::path& dir, const json& run,
+                  const std::vector<KernelTally>& kernels) {
+  std::filesystem::create_directories(dir);
+  // Stale reproducers of an earlier run would contradict this report.
+  std::filesystem::remove_all(dir / "reproducers");
+  const auto repro = write_reproducers(dir, kernels, run.value("kind", "campaign"));
+  const json report = report_json(run, kernels, repro);
+  write_text(dir / "report.json", report.dump(1) + "\n");
+  write_text(dir / "report.md", render_markdown(report));
+  write_text(dir / "report.html", render_html(report));
+  return report;
+}
+
+}  // namespace bng::cert

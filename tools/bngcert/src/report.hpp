@@ -1,0 +1,47 @@
+// The report directory: report.json (the one source: schema in
+// docs/report-format.md), report.md and report.html rendered from it, and the
+// worst cases written as reproducers that `bngcert check` reads back.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tally.hpp"
+
+namespace bng::cert {
+
+inline constexpr int kReportSchemaVersion = 1;
+
+// Non-finite doubles become the strings "inf", "-inf", "nan" (JSON has no
+// such numbers); finite ones stay numbers.
+nlohmann::json number(double v);
+nlohmann::json stats_json(const Stats& s);
+nlohmann::json failure_json(const Failure& f);
+// The tool's build, the ISA path and the libraries: shared with certificates.
+nlohmann::json build_json();
+
+// Writes reproducers/<target>-<combo>-<output>/ for each kernel's worst output
+// (inputs and the kernel's outputs as .npy, params.json) and returns, per
+// kernel and output, the directory relative to `dir` ("" if none).
+std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem::path& dir,
+                                                          const std::vector<KernelTally>& kernels,
+                                                          const std::string& kind);
+
+// The whole report document. `run` describes what ran (campaign or check).
+nlohmann::json report_json(const nlohmann::json& run, const std::vector<KernelTally>& kernels,
+                           const std::vector<std::array<std::string, 3>>& reproducers);
+
+std::string render_markdown(const nlohmann::json& report);
+std::string render_html(const nlohmann::json& report);
+
+// report.json, report.md, report.html (and reproducers) into `dir`, created
+// if needed; returns the report document.
+nlohmann::json write_report(const std::filesystem::path& dir, const nlohmann::json& run,
+                            const std::vector<KernelTally>& kernels);
+
+void write_text(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace bng::cert

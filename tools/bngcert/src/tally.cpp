@@ -1,0 +1,258 @@
+#include "tally.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "bng/properties/reproducer.hpp"
+
+namespace bng::cert {
+
+double bound_use(const Measure& m, const ref::Expected& e, double alpha) {
+  if (e.kind != ref::Kind::finite) return m.pass ? 0.0 : std::numeric_limits<double>::infinity();
+  const long double error = static_cast<long double>(m.ulp_error) * e.ulp;
+  const long double allowed = e.ulp + static_cast<long double>(alpha) * e.magnitude;
+  double use = static_cast<double>(error / allowed);
+  if (std::isnan(use)) use = std::numeric_limits<double>::infinity();
+  return m.pass ? std::min(use, 1.0) : std::max(use, std::nextafter(1.0, 2.0));
+}
+
+void Stats::add(const Sample& s) {
+  ++outputs;
+  fails += !s.m.pass;
+  max_bound_use = std::max(max_bound_use, s.bound_use);
+  if (s.kind == ref::Kind::nan) {
+    ++nan_refs;
+    return;
+  }
+  if (s.kind == ref::Kind::nonfinite) {
+    ++nonfinite_refs;
+    return;
+  }
+  exact += s.m.ulp_error == 0;
+  // NaN errors (a NaN y for a finite y*) already count as failures; fmax keeps the maxima
+  // finite-or-inf.
+  max_ulp_error = std::fmax(max_ulp_error, std::isnan(s.m.ulp_error) ? INFINITY : s.m.ulp_error);
+  max_normalised_error = std::fmax(
+      max_normalised_error, std::isnan(s.m.normalised_error) ? INFINITY : s.m.normalised_error);
+  if (std::isinf(s.m.kappa)) {
+    ++zero_refs;
+  } else {
+    max_kappa = std::fmax(max_kappa, s.m.kappa);
+  }
+}
+
+void Stats::merge(const Stats& o) {
+  outputs += o.outputs;
+  fails += o.fails;
+  exact += o.exact;
+  nan_refs += o.nan_refs;
+  nonfinite_refs += o.nonfinite_refs;
+  zero_refs += o.zero_refs;
+  max_ulp_error = std::fmax(max_ulp_error, o.max_ulp_error);
+  max_normalised_error = std::fmax(max_normalised_error, o.max_normalised_error);
+  max_kappa = std::fmax(max_kappa, o.max_kappa);
+  max_bound_use = std::fmax(max_bound_use, o.max_bound_use);
+}
+
+void Histogram::add(double ulp_error) {
+  if (ulp_error == 0) {
+    ++zero;
+  } else if (!std::isfinite(ulp_error)) {
+    ++infinite;
+  } else {
+    ++bins[std::ilogb(ulp_error)];
+  }
+}
+
+void Histogram::merge(const Histogram& o) {
+  zero += o.zero;
+  infinite += o.infinite;
+  for (const auto& [k, n] : o.bins) bins[k] += n;
+}
+
+int Density::cell_of(double v) {
+  if (std::isinf(v) || std::isnan(v)) return kInfinite;
+  return static_cast<int>(std::floor(std::log2(v) * kCellsPerBinade));
+}
+
+void Density::add(const Measure& m) {
+  if (m.normalised_error == 0) return;
+  Cell& cell = cells[{cell_of(m.kappa), cell_of(m.normalised_error)}];
+  (m.pass ? cell.pass : cell.fail) += 1;
+}
+
+void Density::merge(const Density& o) {
+  for (const auto& [k, c] : o.cells) {
+    cells[k].pass += c.pass;
+    cells[k].fail += c.fail;
+  }
+}
+
+std::string Origin::label() const {
+  if (!spec) return family;
+  return fmt::format("family {} case {} (seed {:#x}, size {}) via {}", family, case_index, seed,
+                     size, prop::describe(*spec));
+}
+
+std::string Failure::message() const {
+  const Format f = output_format(combo, output);
+  std::string at = output == Output::dx ? fmt::format("dx[n={}, c={}]", n, c)
+                                        : fmt::format("{}[c={}]", output_name(output), c);
+  std::string text = fmt::format("{} of a {}x{} {} call ({}): got {}", at, batch, channel,
+                                 mode_name(is_train), origin.label(), prop::hex_value(y, f));
+  if (expected.kind == ref::Kind::finite) {
+    text += fmt::format(
+        ", exact y* = {:La} (rounded {}), M = {:La}, ulp = {:a}; error {:.4g} ulp, "
+        "{:.4g} u*M, {:.4g} of the bound",
+        expected.exact, prop::hex_value(expected.rounded, f), expected.magnitude, expected.ulp,
+        sample.m.ulp_error, sample.m.normalised_error, sample.bound_use);
+  } else {
+    text += expected.kind == ref::Kind::nan ? ", reference NaN (an input is NaN)"
+                                            : ", reference non-finite (an input is infinite)";
+  }
+  if (!sample.m.pass) text += fmt::format(" — FAIL: {}", sample.m.reason);
+  return text;
+}
+
+void OutputTally::merge(OutputTally&& o) {
+  all.merge(o.all);
+  histogram.merge(o.histogram);
+  density.merge(o.density);
+  for (const auto& [k, s] : o.by_family) by_family[k].merge(s);
+  if (o.worst.valid() &&
+      (!worst.valid() || o.worst.where.sample.bound_use > worst.where.sample.bound_use ||
+       (o.worst.where.sample.bound_use == worst.where.sample.bound_use &&
+        o.worst.where.order < worst.where.order))) {
+    worst = std::move(o.worst);
+  }
+  failures.insert(failures.end(), std::make_move_iterator(o.failures.begin()),
+                  std::make_move_iterator(o.failures.end()));
+  std::stable_sort(failures.begin(), failures.end(),
+                   [](const Failure& a, const Failure& b) { return a.order < b.order; });
+  if (failures.size() > kFailuresKept) failures.resize(kFailuresKept);
+}
+
+bool KernelTally::passed() const {
+  if (call_errors > 0) return false;
+  for (const auto& o : outputs) {
+    if (o.all.fails > 0) return false;
+  }
+  return true;
+}
+
+void KernelTally::merge(KernelTally&& o) {
+  cases += o.cases;
+  for (const auto& [k, n] : o.calls) calls[k] += n;
+  call_errors += o.call_errors;
+  for (auto& m : o.call_error_messages) {
+    if (call_error_messages.size() < kFailuresKept) call_error_messages.push_back(std::move(m));
+  }
+  for (int i = 0; i < 3; ++i) outputs[i].merge(std::move(o.outputs[i]));
+}
+
+Case column_case(const Case& c, std::int64_t channel) {
+  Case col;
+  col.combo = c.combo;
+  col.batch = c.batch;
+  col.channel = 1;
+  col.is_train = c.is_train;
+  col.x.resize(static_cast<std::size_t>(c.batch));
+  col.dy.resize(static_cast<std::size_t>(c.batch));
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    col.x[n] = c.x[n * c.channel + channel];
+    col.dy[n] = c.dy[n * c.channel + channel];
+  }
+  col.mean = {c.mean[channel]};
+  col.invar = {c.invar[channel]};
+  col.scale = {c.scale[channel]};
+  return col;
+}
+
+Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel) {
+  Outputs col;
+  col.dx.resize(static_cast<std::size_t>(c.batch));
+  for (std::int64_t n = 0; n < c.batch; ++n) col.dx[n] = o.dx[n * c.channel + channel];
+  col.dbias = {o.dbias[channel]};
+  col.dscale = {o.dscale[channel]};
+  return col;
+}
+
+void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
+           std::uint64_t order, bool column_worst, KernelTally& t) {
+  const double alpha = t.kernel.alpha;
+  for (Output o : kOutputs) {
+    const auto& ys = o == Output::dx ? got.dx : o == Output::dbias ? got.dbias : got.dscale;
+    const auto& es = o == Output::dx ? r.dx : o == Output::dbias ? r.dbias : r.dscale;
+    const Format f = output_format(c.combo, o);
+    OutputTally& tally = t[o];
+    Stats& family = tally.by_family[{origin.family, c.is_train}];
+    std::int64_t worst_index = -1;
+    Sample worst_sample;
+    for (std::size_t i = 0; i < ys.size(); ++i) {
+      Sample s;
+      s.m = measure(ys[i], es[i], f, alpha);
+      s.kind = es[i].kind;
+      s.bound_use = bound_use(s.m, es[i], alpha);
+      tally.all.add(s);
+      family.add(s);
+      if (s.kind == ref::Kind::finite) {
+        tally.histogram.add(s.m.ulp_error);
+        tally.density.add(s.m);
+      }
+      if (worst_index < 0 || s.bound_use > worst_sample.bound_use) {
+        worst_index = static_cast<std::int64_t>(i);
+        worst_sample = s;
+      }
+      if (!s.m.pass && tally.failures.size() < kFailuresKept) {
+        Failure fl;
+        fl.order = order;
+        fl.origin = origin;
+        fl.output = o;
+        fl.combo = c.combo;
+        fl.is_train = c.is_train;
+        fl.batch = c.batch;
+        fl.channel = origin.channel_total ? origin.channel_total : c.channel;
+        fl.n = o == Output::dx ? static_cast<std::int64_t>(i) / c.channel : 0;
+        fl.c = (o == Output::dx ? static_cast<std::int64_t>(i) % c.channel
+                                : static_cast<std::int64_t>(i)) +
+               origin.channel_offset;
+        fl.y = ys[i];
+        fl.expected = es[i];
+        fl.sample = s;
+        tally.failures.push_back(std::move(fl));
+      }
+    }
+    if (worst_index < 0) continue;
+    Worst& w = tally.worst;
+    const bool better =
+        !w.valid() || worst_sample.bound_use > w.where.sample.bound_use ||
+        (worst_sample.bound_use == w.where.sample.bound_use && order < w.where.order);
+    if (!better) continue;
+    Failure& at = w.where;
+    at.order = order;
+    at.origin = origin;
+    at.output = o;
+    at.combo = c.combo;
+    at.is_train = c.is_train;
+    at.batch = c.batch;
+    at.channel = origin.channel_total ? origin.channel_total : c.channel;
+    const std::int64_t ch = o == Output::dx ? worst_index % c.channel : worst_index;
+    at.n = o == Output::dx ? worst_index / c.channel : 0;
+    at.c = ch + origin.channel_offset;
+    at.y = ys[worst_index];
+    at.expected = es[worst_index];
+    at.sample = worst_sample;
+    if (column_worst) {
+      w.c = column_case(c, ch);
+      w.got = column_outputs(got, c, ch);
+    } else {
+      w.c = c;
+      w.got = got;
+    }
+  }
+}
+
+}  // namespace bng::cert

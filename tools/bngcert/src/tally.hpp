@@ -1,0 +1,149 @@
+// Accumulated error statistics of judged outputs: counts and maxima, the ULP
+// histogram, the (κ, normalised error) density behind the scatter plot, a
+// per-family breakdown, the worst output (with its whole case, to write as a
+// reproducer) and the first failures. Every part merges associatively, and
+// ties are broken by a job order, so a campaign's result does not depend on
+// how many threads ran it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bng/properties/target.hpp"
+#include "bng/reference/case.hpp"
+#include "bng/reference/error_measure.hpp"
+#include "bng/reference/reference.hpp"
+#include "kernel.hpp"
+
+namespace bng::cert {
+
+// One judged output: the error measure (bng::measure), what the reference knew,
+// and how much of the allowed error 1·ulp(y*) + α·M it used.
+struct Sample {
+  Measure m;
+  ref::Kind kind = ref::Kind::finite;
+  double bound_use = 0;
+};
+// |y - y*| / (ulp(y*) + α·M), from the measure's ULP error; 0 for a passing
+// non-finite reference, and clamped to the verdict (≤ 1 iff the output passed;
+// a finite y* that rounds to ±Inf passes with y = ±Inf, though |y - y*| is infinite).
+double bound_use(const Measure& m, const ref::Expected& e, double alpha);
+
+struct Stats {
+  std::int64_t outputs = 0;
+  std::int64_t fails = 0;
+  std::int64_t exact = 0;           // finite reference, |y - y*| = 0
+  std::int64_t nan_refs = 0;        // reference NaN (an input was NaN)
+  std::int64_t nonfinite_refs = 0;  // reference non-finite (an input was ±Inf)
+  double max_ulp_error = 0;         // over finite references
+  double max_normalised_error = 0;  // over finite references with M > 0
+  double max_kappa = 0;             // over finite references with y* != 0
+  std::int64_t zero_refs = 0;       // finite references with y* = 0 (κ infinite)
+  double max_bound_use = 0;
+  void add(const Sample& s);
+  void merge(const Stats& o);
+};
+
+// ULP errors of finite references in power-of-two bins [2^k, 2^(k+1)).
+struct Histogram {
+  std::int64_t zero = 0;      // no error at all
+  std::int64_t infinite = 0;  // not finite (a non-finite y for a finite y*)
+  std::map<int, std::int64_t> bins;
+  void add(double ulp_error);
+  void merge(const Histogram& o);
+};
+
+// Outputs counted in cells of a grid over (log2 κ, log2 normalised error), a
+// quarter of a binade wide; κ = ∞ (y* = 0) and an infinite error get their
+// own edge cell. Outputs without error are left out (they have no place on a
+// log axis) — Stats::exact counts them.
+struct Density {
+  static constexpr int kCellsPerBinade = 4;
+  static constexpr int kInfinite = 1 << 20;  // cell index of an infinite coordinate
+  struct Cell {
+    std::int64_t pass = 0, fail = 0;
+  };
+  std::map<std::pair<int, int>, Cell> cells;  // (κ cell, error cell)
+  static int cell_of(double v);               // floor(log2(v) * 4), kInfinite for +inf
+  void add(const Measure& m);
+  void merge(const Density& o);
+};
+
+// Where a case came from, so a reader can regenerate it.
+struct Origin {
+  std::string family;                  // a properties family, or "input" for `check`
+  std::uint64_t seed = 0;              // prop::sample seed (campaign)
+  int size = 0;                        // prop::sample size (campaign)
+  std::int64_t case_index = 0;         // index within its (kernel, family, mode) series
+  std::optional<prop::CallSpec> spec;  // the entry point called (campaign)
+  std::int64_t channel_offset = 0;     // check: first channel of the block judged
+  std::int64_t channel_total = 0;      // check: channels of the whole call (0: the case's own)
+  std::string label() const;           // one line, for tables and messages
+};
+
+// One failing output, ready to print.
+struct Failure {
+  std::uint64_t order = 0;
+  Origin origin;
+  Output output = Output::dx;
+  Combo combo = Combo::fp;
+  int is_train = 1;
+  std::int64_t batch = 0, channel = 0;  // of the whole call
+  std::int64_t n = 0, c = 0;            // element (n, c); n = 0 for dbias/dscale
+  double y = 0;                         // the kernel's value
+  ref::Expected expected;
+  Sample sample;
+  std::string message() const;  // values in hex and %a, error, bound, reason
+};
+
+// The output using the largest part of its bound, with its case.
+struct Worst {
+  Failure where;  // the same fields a failure has (it may not have failed)
+  Case c;         // the whole case (campaign) or its one channel (check)
+  Outputs got;    // the kernel's outputs for c
+  bool valid() const { return where.order != UINT64_MAX; }
+  Worst() { where.order = UINT64_MAX; }
+};
+
+inline constexpr std::size_t kFailuresKept = 20;
+
+struct OutputTally {
+  Stats all;
+  Histogram histogram;
+  Density density;
+  std::map<std::pair<std::string, int>, Stats> by_family;  // (family, is_train)
+  Worst worst;
+  std::vector<Failure> failures;  // the first kFailuresKept, by order
+  void merge(OutputTally&& o);
+};
+
+struct KernelTally {
+  Kernel kernel;
+  std::int64_t cases = 0;
+  std::map<std::string, std::int64_t> calls;  // by entry point
+  std::int64_t call_errors = 0;  // valid calls that returned a status or wrote outside outputs
+  std::vector<std::string> call_error_messages;  // the first kFailuresKept
+  std::array<OutputTally, 3> outputs;
+  OutputTally& operator[](Output o) { return outputs[static_cast<int>(o)]; }
+  const OutputTally& operator[](Output o) const { return outputs[static_cast<int>(o)]; }
+  bool passed() const;
+  void merge(KernelTally&& o);
+};
+
+// Judges every output of one call (case `c`, reference `r`, kernel outputs
+// `got`) and adds them to `t`. `order` ranks this case among all others for
+// deterministic tie-breaks. With `column_worst`, a new worst output keeps only
+// its channel as the reproducer case (channel isolation makes it complete).
+void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
+           std::uint64_t order, bool column_worst, KernelTally& t);
+
+// The one-channel case (and outputs) of column `channel` of `c`.
+Case column_case(const Case& c, std::int64_t channel);
+Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel);
+
+}  // namespace bng::cert
