@@ -1,10 +1,11 @@
 // SPEC §5's error formulas and pass/fail rule, in one place.
 //
 // Arithmetic is in long double: y is a binary16/binary32 value (exact in a
-// double), y* is held to 64 significant bits, so |y - y*| is known to a
-// relative 2^-63 — far below the 2^-24 of one ulp. For alpha = 0 the verdict is
-// exact: |y - y*| = ulp(y*) only when y* = y ± ulp(y*), a short dyadic that
-// long double holds exactly.
+// double) and y* is held rounded to 64 significant bits, so the computed
+// |y - y*| is within 2^-64 |y*| of the true one (the subtraction itself is exact
+// whenever |y - y*| is within a few ulps). A verdict can therefore differ from
+// the exact one only when the true |y - y*| lies within 2^-64 |y*| of the
+// tolerance — within 2^-40 ulp for binary32, 2^-53 ulp for binary16.
 #include "bng/reference/error_measure.hpp"
 
 #include <cmath>
