@@ -245,6 +245,30 @@ TEST_P(NaiveAgreement, RandomSmallCasesBitForBit) {
   EXPECT_GT(cover.nonfinite, 10);
 }
 
+// Longer columns (batch 40-300): the common exponents, the sums S1, S2 and the
+// division by a non-power-of-two m meet many more distinct values.
+TEST_P(NaiveAgreement, LongerColumnsBitForBit) {
+  const Param p = GetParam();
+  Coverage cover;
+  for (int i = 0; i < 6; ++i) {
+    const std::uint64_t seed = 7777u * static_cast<std::uint64_t>(i + 1) +
+                               17u * static_cast<std::uint64_t>(p.combo) +
+                               static_cast<std::uint64_t>(p.is_train);
+    std::mt19937_64 rng(seed);
+    Case c = test::random_case(rng, p.combo, p.is_train, false);
+    c.batch = 40 + static_cast<std::int64_t>(rng() % 261);
+    c.x.clear();
+    c.dy.clear();
+    for (std::int64_t k = 0; k < c.elements(); ++k) {
+      c.x.push_back(test::random_value(rng, data_format(p.combo), false));
+      c.dy.push_back(test::random_value(rng, data_format(p.combo), false));
+    }
+    compare(c, "seed " + std::to_string(seed) + " (longer columns)", cover);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(cover.inexact, 100);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllCombosBothModes, NaiveAgreement,
                          ::testing::Values(Param{Combo::fp, 1}, Param{Combo::fp, 0},
                                            Param{Combo::hp, 1}, Param{Combo::hp, 0},

@@ -1,5 +1,6 @@
 // compute() from several threads at once gives what it gives alone (no shared
-// mutable state); run under TSan by the `sanitize` label.
+// mutable state; run under TSan by the `sanitize` label), compute_channels()
+// agrees with compute(), and validate() rejects malformed cases.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -40,6 +41,33 @@ TEST(ThreadSafety, ConcurrentComputeMatchesSerial) {
       }
     }
   }
+}
+
+TEST(ComputeChannels, RangeMatchesWholeCompute) {
+  std::mt19937_64 rng(99);
+  Case c = test::random_case(rng, Combo::mp, 1, true);
+  c.channel = 3;
+  c.x.resize(static_cast<std::size_t>(c.elements()), 1.0);
+  c.dy.resize(c.x.size(), 0.5);
+  c.mean.resize(3, 0.25);
+  c.invar.resize(3, 2.0);
+  c.scale.resize(3, 1.5);
+  const Result whole = compute(c);
+  const Result part = compute_channels(c, 1, 2);
+  ASSERT_EQ(part.dx.size(), whole.dx.size());
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    for (std::int64_t ch = 0; ch < c.channel; ++ch) {
+      const std::size_t i = static_cast<std::size_t>(n * c.channel + ch);
+      if (ch == 1) {
+        EXPECT_TRUE(test::same(part.dx[i], whole.dx[i])) << "dx[" << i << "]";
+      } else {
+        EXPECT_TRUE(test::same(part.dx[i], Expected{})) << "dx[" << i << "] outside the range";
+      }
+    }
+  }
+  EXPECT_TRUE(test::same(part.dbias[1], whole.dbias[1]));
+  EXPECT_TRUE(test::same(part.dscale[1], whole.dscale[1]));
+  EXPECT_TRUE(test::same(part.dbias[0], Expected{}));
 }
 
 TEST(Validation, RejectsMalformedCases) {
