@@ -33,12 +33,12 @@ Expected special(Kind k) {
   return e;
 }
 
-TEST(ErrorMeasure, UnitRoundoff) {
+TEST(ReferenceErrorMeasure, UnitRoundoff) {
   EXPECT_EQ(unit_roundoff(Format::binary16), 0x1p-11);
   EXPECT_EQ(unit_roundoff(Format::binary32), 0x1p-24);
 }
 
-TEST(ErrorMeasure, NanReferenceNeedsNan) {
+TEST(ReferenceErrorMeasure, NanReferenceNeedsNan) {
   const Expected e = special(Kind::nan);
   EXPECT_TRUE(measure(kNan, e, kF, 0).pass);
   EXPECT_FALSE(measure(kInf, e, kF, 0).pass);
@@ -46,7 +46,7 @@ TEST(ErrorMeasure, NanReferenceNeedsNan) {
   EXPECT_STRNE(measure(1.0, e, kF, 0).reason, "");
 }
 
-TEST(ErrorMeasure, NonfiniteReferenceTakesNanOrInf) {
+TEST(ReferenceErrorMeasure, NonfiniteReferenceTakesNanOrInf) {
   const Expected e = special(Kind::nonfinite);
   EXPECT_TRUE(measure(kNan, e, kF, 0).pass);
   EXPECT_TRUE(measure(kInf, e, kF, 0).pass);
@@ -55,7 +55,7 @@ TEST(ErrorMeasure, NonfiniteReferenceTakesNanOrInf) {
   EXPECT_FALSE(measure(0.0, e, kF, 1).pass);
 }
 
-TEST(ErrorMeasure, OneUlpBoundaryIsInclusive) {
+TEST(ReferenceErrorMeasure, OneUlpBoundaryIsInclusive) {
   const double ulp = 0x1p-23;
   const Expected e = finite(1.0, 1.0L, ulp, 1.0L);  // y* = 1 exactly
   EXPECT_TRUE(measure(1.0, e, kF, 0).pass);
@@ -68,7 +68,7 @@ TEST(ErrorMeasure, OneUlpBoundaryIsInclusive) {
   EXPECT_FALSE(measure(1.0 - 2 * ulp, e, kF, 0).pass);
 }
 
-TEST(ErrorMeasure, AlphaTermAtItsBoundary) {
+TEST(ReferenceErrorMeasure, AlphaTermAtItsBoundary) {
   // y* = 1 + 2^-25, M = 1: y = 1 + 2^-22 is 2^-22 - 2^-25 = 1.75 ulp away.
   const double ulp = 0x1p-23;
   const Expected e = finite(1.0, 1.0L + 0x1p-25L, ulp, 1.0L);
@@ -80,14 +80,14 @@ TEST(ErrorMeasure, AlphaTermAtItsBoundary) {
   EXPECT_DOUBLE_EQ(measure(y, e, kF, alpha).ulp_error, 1.75);
 }
 
-TEST(ErrorMeasure, FiniteReferenceRejectsNanAndInf) {
+TEST(ReferenceErrorMeasure, FiniteReferenceRejectsNanAndInf) {
   const Expected e = finite(1.0, 1.0L, 0x1p-23, 1.0L);
   EXPECT_FALSE(measure(kNan, e, kF, 1).pass);
   EXPECT_FALSE(measure(kInf, e, kF, 1e300).pass);  // finite RN(y*) demands a finite y
   EXPECT_FALSE(measure(-kInf, e, kF, 1e300).pass);
 }
 
-TEST(ErrorMeasure, OverflowingReferenceAcceptsInfOrNearbyFinite) {
+TEST(ReferenceErrorMeasure, OverflowingReferenceAcceptsInfOrNearbyFinite) {
   // binary16: y* = 65520 rounds to Inf; ulp is the top binade's spacing, 32.
   const Expected e = finite(kInf, 65520.0L, 32.0, 65520.0L);
   const Format h = Format::binary16;
@@ -98,7 +98,7 @@ TEST(ErrorMeasure, OverflowingReferenceAcceptsInfOrNearbyFinite) {
   EXPECT_FALSE(measure(kNan, e, h, 0).pass);
 }
 
-TEST(ErrorMeasure, KappaAndZeroMagnitude) {
+TEST(ReferenceErrorMeasure, KappaAndZeroMagnitude) {
   const Expected cancel = finite(1.0, 1.0L, 0x1p-23, 4.0L);
   EXPECT_EQ(measure(1.0, cancel, kF, 0).kappa, 4.0);
   const Expected zero_exact = finite(0.0, 0.0L, 0x1p-149, 2.0L);
@@ -113,7 +113,7 @@ TEST(ErrorMeasure, KappaAndZeroMagnitude) {
 }
 
 // The same rules on the reference's own output for a case that overflows.
-TEST(ErrorMeasure, OnReferenceOutput) {
+TEST(ReferenceErrorMeasure, OnReferenceOutput) {
   Case c;
   c.combo = Combo::hp;
   c.is_train = 0;

@@ -88,7 +88,7 @@ double random_double(std::mt19937_64& rng, int lo, int hi) {
   return (rng() & 1) ? -v : v;
 }
 
-TEST(FloatRoundingVsMpfr, MillionRandomDoubles) {
+TEST(ReferenceFloatRoundingVsMpfr, MillionRandomDoubles) {
   std::mt19937_64 rng(kSeed);
   SCOPED_TRACE("seed " + std::to_string(kSeed));
   for (int i = 0; i < 1'000'000; ++i) {
@@ -106,7 +106,7 @@ TEST(FloatRoundingVsMpfr, MillionRandomDoubles) {
   }
 }
 
-TEST(FloatRoundingVsMpfr, EveryExponentBoundary) {
+TEST(ReferenceFloatRoundingVsMpfr, EveryExponentBoundary) {
   for (int e = -155; e <= 130; ++e) {
     const double p = std::ldexp(1.0, e);
     // The power of two, the binary32 midpoints just below and above it (spacing
@@ -127,7 +127,7 @@ TEST(FloatRoundingVsMpfr, EveryExponentBoundary) {
   }
 }
 
-TEST(FloatRoundingVsMpfr, SubnormalsAndOverflowThreshold) {
+TEST(ReferenceFloatRoundingVsMpfr, SubnormalsAndOverflowThreshold) {
   const double half_quantum = std::ldexp(1.0, -150);
   for (int k = 0; k <= 4096; ++k) expect_same_as_mpfr(k * half_quantum);
   // Every half-quantum step around the subnormal/normal boundary, and random ones.
@@ -153,7 +153,7 @@ TEST(FloatRoundingVsMpfr, SubnormalsAndOverflowThreshold) {
 
 // Quotients n * 2^e / m as the training dx produces them: the remainder of the
 // division by m must decide the rounding exactly as MPFR's correctly rounded division.
-TEST(FloatRoundingVsMpfr, RandomQuotients) {
+TEST(ReferenceFloatRoundingVsMpfr, RandomQuotients) {
   std::mt19937_64 rng(kSeed + 2);
   SCOPED_TRACE("seed " + std::to_string(kSeed + 2));
   for (int i = 0; i < 200'000; ++i) {

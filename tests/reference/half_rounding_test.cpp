@@ -28,7 +28,7 @@ double rn(bool negative, const BigInt& n, std::int64_t e, std::uint64_t m) {
   return to_double(round_exact(negative, n, e, m, traits(kHalf)));
 }
 
-TEST(HalfRounding, EveryValueRoundTrips) {
+TEST(ReferenceHalfRounding, EveryValueRoundTrips) {
   for (std::uint32_t b = 0; b < 0x10000; ++b) {
     const auto bits = static_cast<std::uint16_t>(b);
     const double v = half_bits_to_double(bits);
@@ -49,7 +49,7 @@ TEST(HalfRounding, EveryValueRoundTrips) {
   }
 }
 
-TEST(HalfRounding, EveryMidpointAndItsNeighbours) {
+TEST(ReferenceHalfRounding, EveryMidpointAndItsNeighbours) {
   int ties_checked = 0;
   for (std::uint16_t bits = 0; bits <= 0x7bff; ++bits) {
     const double lo = half_bits_to_double(bits);
@@ -83,7 +83,7 @@ TEST(HalfRounding, EveryMidpointAndItsNeighbours) {
   EXPECT_EQ(ties_checked, 0x7c00);
 }
 
-TEST(HalfRounding, OverflowThreshold) {
+TEST(ReferenceHalfRounding, OverflowThreshold) {
   // 65520 = 65504 + half the top spacing of 32: the tie goes to the even 2^16, i.e. Inf.
   EXPECT_EQ(round_to(kHalf, 65504.0), 65504.0);
   EXPECT_EQ(round_to(kHalf, std::nextafter(65520.0, 0.0)), 65504.0);
@@ -96,7 +96,7 @@ TEST(HalfRounding, OverflowThreshold) {
   EXPECT_TRUE(round_exact(false, BigInt(1) << 4000, 0, 1, traits(kHalf)).overflow);
 }
 
-TEST(HalfRounding, SubnormalsAndUnderflow) {
+TEST(ReferenceHalfRounding, SubnormalsAndUnderflow) {
   const double tiny = std::ldexp(1.0, -24);
   EXPECT_EQ(round_to(kHalf, tiny), tiny);
   EXPECT_EQ(round_to(kHalf, tiny / 2), 0.0);                        // tie to even 0
@@ -111,7 +111,7 @@ TEST(HalfRounding, SubnormalsAndUnderflow) {
   EXPECT_EQ(round_to(kHalf, top_sub + 0.75 * tiny), std::ldexp(1.0, -14));
 }
 
-TEST(HalfRounding, UlpIsTheSpacingAbove) {
+TEST(ReferenceHalfRounding, UlpIsTheSpacingAbove) {
   for (std::uint16_t bits = 0; bits <= 0x7bff; ++bits) {
     const double v = half_bits_to_double(bits);
     const double spacing = successor(bits) - v;
@@ -123,7 +123,7 @@ TEST(HalfRounding, UlpIsTheSpacingAbove) {
   EXPECT_EQ(ulp_in(kHalf, 0.0), std::ldexp(1.0, -24));
 }
 
-TEST(HalfRounding, RepresentableRejectsExtraBits) {
+TEST(ReferenceHalfRounding, RepresentableRejectsExtraBits) {
   EXPECT_FALSE(representable(1.0 + std::ldexp(1.0, -11), kHalf));
   EXPECT_FALSE(representable(std::ldexp(1.0, -25), kHalf));
   EXPECT_FALSE(representable(65536.0, kHalf));

@@ -52,7 +52,7 @@ Case constructed(std::mt19937_64& rng, Combo combo, int is_train, bool exact_inv
   return c;
 }
 
-TEST(Identities, ExactMeanGivesZeroSumOfDx) {
+TEST(ReferenceIdentities, ExactMeanGivesZeroSumOfDx) {
   int nonzero = 0;
   for (const Combo combo : kCombos) {
     for (int trial = 0; trial < 200; ++trial) {
@@ -84,7 +84,7 @@ TEST(Identities, ExactMeanGivesZeroSumOfDx) {
   EXPECT_GT(nonzero, 1000);  // the sums are of non-trivial terms
 }
 
-TEST(Identities, DxIsLinearInDy) {
+TEST(ReferenceIdentities, DxIsLinearInDy) {
   for (const Combo combo : kCombos) {
     for (int trial = 0; trial < 200; ++trial) {
       std::mt19937_64 rng(static_cast<std::uint64_t>(trial) * 37 + static_cast<unsigned>(combo));
@@ -112,7 +112,7 @@ TEST(Identities, DxIsLinearInDy) {
 
 // SPEC §4: multiplying dy by 2^k multiplies every output by 2^k exactly, for
 // general (not constructed) inputs, wherever neither result leaves the normal range.
-TEST(Identities, PowerOfTwoScalingOfDyIsExact) {
+TEST(ReferenceIdentities, PowerOfTwoScalingOfDyIsExact) {
   int checked = 0;
   for (const Combo combo : kCombos) {
     const Format df = data_format(combo), sf = stats_format(combo);
@@ -156,7 +156,7 @@ TEST(Identities, PowerOfTwoScalingOfDyIsExact) {
 }
 
 // Inference dx = scale * invar * dy, independent of x and mean (even NaN ones).
-TEST(Identities, InferenceDxIsScaleTimesInvarTimesDy) {
+TEST(ReferenceIdentities, InferenceDxIsScaleTimesInvarTimesDy) {
   for (const Combo combo : kCombos) {
     const Format df = data_format(combo), sf = stats_format(combo);
     for (int trial = 0; trial < 300; ++trial) {
@@ -194,7 +194,7 @@ TEST(Identities, InferenceDxIsScaleTimesInvarTimesDy) {
 }
 
 // Batch 1 with mean = x (the exact statistics of one sample): training dx is exactly 0.
-TEST(Identities, BatchOneTrainingDxIsZero) {
+TEST(ReferenceIdentities, BatchOneTrainingDxIsZero) {
   for (const Combo combo : kCombos) {
     for (int trial = 0; trial < 300; ++trial) {
       const std::uint64_t seed =

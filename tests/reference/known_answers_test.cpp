@@ -104,7 +104,7 @@ void check(const std::string& want, const Expected& got, Format f, const std::st
   }
 }
 
-TEST(KnownAnswers, HandComputedCases) {
+TEST(ReferenceKnownAnswers, HandComputedCases) {
   const std::vector<KnownCase> cases = load(BNG_REFERENCE_DATA_DIR "/known_answers.txt");
   ASSERT_GE(cases.size(), 9u);
   for (const KnownCase& k : cases) {

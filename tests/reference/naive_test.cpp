@@ -269,7 +269,7 @@ TEST_P(NaiveAgreement, LongerColumnsBitForBit) {
   EXPECT_GT(cover.inexact, 100);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllCombosBothModes, NaiveAgreement,
+INSTANTIATE_TEST_SUITE_P(Reference, NaiveAgreement,
                          ::testing::Values(Param{Combo::fp, 1}, Param{Combo::fp, 0},
                                            Param{Combo::hp, 1}, Param{Combo::hp, 0},
                                            Param{Combo::mp, 1}, Param{Combo::mp, 0}),

@@ -14,7 +14,7 @@
 namespace bng::ref {
 namespace {
 
-TEST(ThreadSafety, ConcurrentComputeMatchesSerial) {
+TEST(ReferenceThreadSafety, ConcurrentComputeMatchesSerial) {
   std::vector<Case> cases;
   for (int i = 0; i < 4; ++i) {
     std::mt19937_64 rng(static_cast<std::uint64_t>(i) + 7);
@@ -43,7 +43,7 @@ TEST(ThreadSafety, ConcurrentComputeMatchesSerial) {
   }
 }
 
-TEST(ComputeChannels, RangeMatchesWholeCompute) {
+TEST(ReferenceComputeChannels, RangeMatchesWholeCompute) {
   std::mt19937_64 rng(99);
   Case c = test::random_case(rng, Combo::mp, 1, true);
   c.channel = 3;
@@ -70,7 +70,7 @@ TEST(ComputeChannels, RangeMatchesWholeCompute) {
   EXPECT_TRUE(test::same(part.dbias[0], Expected{}));
 }
 
-TEST(Validation, RejectsMalformedCases) {
+TEST(ReferenceValidation, RejectsMalformedCases) {
   Case c;
   c.x = {1.0};
   c.dy = {1.0};
