@@ -10,12 +10,10 @@ set(BNG_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/BatchNormGrad)
 install(TARGETS batchnormgrad_ft78ne batchnormgrad_mt7004
         EXPORT BatchNormGradTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT bng_runtime
-                NAMELINK_COMPONENT bng_development
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+                NAMELINK_COMPONENT bng_development)
 install(TARGETS batchnormgrad_ft78ne_static batchnormgrad_mt7004_static
         EXPORT BatchNormGradStaticTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT bng_development
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT bng_development)
 install(FILES ${PROJECT_SOURCE_DIR}/include/batchnormgrad.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT bng_development)
 
