@@ -12,14 +12,14 @@ namespace {
 
 __extension__ typedef unsigned __int128 U128;
 
-// The quotient is taken to kQuotientBits (2^66 <= q < 2^68): at least
+// The quotient q is taken with 2^kQuotientLow <= q < 2^(kQuotientLow+2): at least
 // precision + 3 bits for every format up to the 64-bit long double, so the
 // round bit is always among the quotient's bits and the sticky bit only has to
 // say whether anything below is non-zero.
 constexpr int kQuotientLow = 66;
 
 struct Quotient {
-  U128 q = 0;  // floor(n * 2^-f / m) ... scaled: y* = (q + frac) * 2^f
+  U128 q = 0;  // y* = (q + frac) * 2^f with 0 <= frac < 1
   std::int64_t f = 0;
   bool sticky = false;  // frac != 0
   bool zero = true;

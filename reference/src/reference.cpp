@@ -12,9 +12,12 @@
 //   T[n] * 2^e0 = (m*D[n] - S1) * 2^ed - X[n] * V^2 * S2 * 2^(ed + 2ex + 2ev)
 // is an integer at the smaller of the two exponents; the division by m is left
 // to the final rounding.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "bng/reference/exact.hpp"
