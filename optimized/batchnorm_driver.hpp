@@ -88,11 +88,10 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   const std::int64_t W = p.width, C = a.channel;
   const auto m = static_cast<double>(a.batch);
   detail::Scratch& sc = detail::call_scratch();
-  sc.lanes.resize(static_cast<std::size_t>(5 * W));
+  sc.lanes.resize(static_cast<std::size_t>(4 * W));
   sc.parts.assign(static_cast<std::size_t>(4 * W * p.row_parts), 0.0);
   double* const mean = sc.lanes.data();
-  double* const invar = mean + W;
-  double* const ca = invar + W;
+  double* const ca = mean + W;
   double* const cb = ca + W;
   double* const cc = cb + W;
   for (std::int64_t c = 0; c < C; ++c) {
@@ -101,7 +100,6 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     const double k = Stats::load(a.scale, c) * iv;
     for (std::int64_t l = c; l < W; l += C) {
       mean[l] = mu;
-      invar[l] = iv;
       ca[l] = k;
     }
   }
@@ -118,7 +116,6 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
                     p.lane_begin(k),
                     p.lane_end(k),
                     mean,
-                    invar,
                     ca,
                     cb,
                     cc};
@@ -154,11 +151,13 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
 #endif
       }
     }
-    const double db = hb + lb, ds = hs + ls;
+    // The pass summed dy*(x - mean); invar enters once per channel.
+    const double iv = Stats::load(a.invar, c);
+    const double db = hb + lb, ds = (hs + ls) * iv;
     Stats::store(a.dbias, c, db);
     Stats::store(a.dscale, c, ds);
     if (train) {
-      const double b = ca[c] * db / m, k = ca[c] * ds / m;
+      const double b = ca[c] * db / m, k = ca[c] * iv * ds / m;
       for (std::int64_t l = c; l < W; l += C) {
         cb[l] = b;
         cc[l] = k;
@@ -167,7 +166,14 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   }
 
   if (train) {
-    pool::run_parts(a.core_mask, p.parts(), [&](int part) { apply_span(T, span(part)); });
+    pool::run_parts(a.core_mask, p.parts(), [&](int part) {
+      LaneSpan s = span(0);
+      s.row_begin = p.apply_row(part);
+      s.row_end = p.apply_row(part + 1);
+      s.lane_begin = 0;
+      s.lane_end = W;
+      apply_span(T, s);
+    });
   }
 #ifdef BNG_PLANTED_BUG_ONE_ULP
   if (train) detail::plant_one_ulp<T>(a);

@@ -114,6 +114,12 @@ std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
   return r == s.last_row && s.last_lanes < s.lane_end ? s.last_lanes : s.lane_end;
 }
 
+// Rows are taken four at a time where all four are whole, so that the
+// per-lane coefficients and accumulators are loaded once per four rows; each
+// lane still adds its rows one by one in row order (the same bits as one row
+// at a time).
+constexpr std::int64_t kRowsAtOnce = 4;
+
 template <DataType T, bool kWriteDx>
 void Reduce(const LaneSpan& s, const ReduceOut& out) {
   const DD dd;
@@ -122,26 +128,53 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
   const std::int64_t n = s.lane_end - l0;
   double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
   double* const acc_s = out.acc_s - l0;
+  const std::int64_t W = s.width;
   for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
     const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
     for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
-    for (std::int64_t r = rb; r < re; ++r) {
+    std::int64_t r = rb;
+    for (; r + kRowsAtOnce <= re && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
+         r += kRowsAtOnce) {
+      const std::int64_t base = r * W;
+      std::int64_t l = l0;
+      for (; l + N <= s.lane_end; l += N) {
+        const VD mu = hn::LoadU(dd, s.mean + l);
+        VD sb = hn::LoadU(dd, acc_b + l), ss = hn::LoadU(dd, acc_s + l);
+        for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
+          const std::int64_t i = base + q * W + l;
+          const VD dy = load<T>(s.dy, i);
+          sb = hn::Add(sb, dy);
+          ss = hn::Add(ss, hn::Mul(dy, hn::Sub(load<T>(s.x, i), mu)));
+          if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(hn::LoadU(dd, s.a + l), dy));
+        }
+        hn::StoreU(sb, dd, acc_b + l);
+        hn::StoreU(ss, dd, acc_s + l);
+      }
+      for (; l < s.lane_end; ++l) {
+        for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
+          const std::int64_t i = base + q * W + l;
+          const double dy = load1<T>(s.dy, i);
+          acc_b[l] += dy;
+          acc_s[l] += dy * (load1<T>(s.x, i) - s.mean[l]);
+          if constexpr (kWriteDx) store1<T>(s.dx, i, s.a[l] * dy);
+        }
+      }
+    }
+    for (; r < re; ++r) {
       const std::int64_t l1 = row_lane_end(s, r);
-      const std::int64_t base = r * s.width;
+      const std::int64_t base = r * W;
       std::int64_t l = l0;
       for (; l + N <= l1; l += N) {
         const VD dy = load<T>(s.dy, base + l);
-        const VD xh = hn::Mul(hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l)),
-                              hn::LoadU(dd, s.invar + l));
+        const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
         hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
-        hn::StoreU(hn::Add(hn::LoadU(dd, acc_s + l), hn::Mul(dy, xh)), dd, acc_s + l);
+        hn::StoreU(hn::Add(hn::LoadU(dd, acc_s + l), hn::Mul(dy, d)), dd, acc_s + l);
         if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
       }
       for (; l < l1; ++l) {
         const double dy = load1<T>(s.dy, base + l);
-        const double xh = (load1<T>(s.x, base + l) - s.mean[l]) * s.invar[l];
         acc_b[l] += dy;
-        acc_s[l] += dy * xh;
+        acc_s[l] += dy * (load1<T>(s.x, base + l) - s.mean[l]);
         if constexpr (kWriteDx) store1<T>(s.dx, base + l, s.a[l] * dy);
       }
     }
@@ -174,27 +207,53 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
 }
 
 template <DataType T>
+void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
+  std::int64_t l = s.lane_begin;
+  for (; l + N <= l1; l += N) {
+    const VD dy = load<T>(s.dy, base + l);
+    const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
+    const VD t = hn::Sub(hn::Sub(hn::Mul(hn::LoadU(dd, s.a + l), dy), hn::LoadU(dd, s.b + l)),
+                         hn::Mul(d, hn::LoadU(dd, s.c + l)));
+    store<T>(s.dx, base + l, t);
+  }
+  for (; l < l1; ++l) {
+    const double dy = load1<T>(s.dy, base + l);
+    const double d = load1<T>(s.x, base + l) - s.mean[l];
+    store1<T>(s.dx, base + l, (s.a[l] * dy - s.b[l]) - d * s.c[l]);
+  }
+}
+
+template <DataType T>
 void Apply(const LaneSpan& s) {
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  for (std::int64_t r = s.row_begin; r < s.row_end; ++r) {
-    const std::int64_t l1 = row_lane_end(s, r);
-    const std::int64_t base = r * s.width;
+  const std::int64_t W = s.width;
+  std::int64_t r = s.row_begin;
+  for (; r + kRowsAtOnce <= s.row_end && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
+       r += kRowsAtOnce) {
     std::int64_t l = s.lane_begin;
-    for (; l + N <= l1; l += N) {
-      const VD dy = load<T>(s.dy, base + l);
-      const VD xh = hn::Mul(hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l)),
-                            hn::LoadU(dd, s.invar + l));
-      const VD t = hn::Sub(hn::Sub(hn::Mul(hn::LoadU(dd, s.a + l), dy), hn::LoadU(dd, s.b + l)),
-                           hn::Mul(xh, hn::LoadU(dd, s.c + l)));
-      store<T>(s.dx, base + l, t);
+    for (; l + N <= s.lane_end; l += N) {
+      const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
+      const VD b = hn::LoadU(dd, s.b + l), c = hn::LoadU(dd, s.c + l);
+      for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
+        const std::int64_t i = (r + q) * W + l;
+        const VD dy = load<T>(s.dy, i);
+        const VD d = hn::Sub(load<T>(s.x, i), mu);
+        store<T>(s.dx, i, hn::Sub(hn::Sub(hn::Mul(a, dy), b), hn::Mul(d, c)));
+      }
     }
-    for (; l < l1; ++l) {
-      const double dy = load1<T>(s.dy, base + l);
-      const double xh = (load1<T>(s.x, base + l) - s.mean[l]) * s.invar[l];
-      store1<T>(s.dx, base + l, (s.a[l] * dy - s.b[l]) - xh * s.c[l]);
+    for (; l < s.lane_end; ++l) {
+      for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
+        const std::int64_t i = (r + q) * W + l;
+        const double dy = load1<T>(s.dy, i);
+        const double d = load1<T>(s.x, i) - s.mean[l];
+        store1<T>(s.dx, i, (s.a[l] * dy - s.b[l]) - d * s.c[l]);
+      }
     }
   }
+  for (; r < s.row_end; ++r) ApplyRow<T>(s, r * W, row_lane_end(s, r));
 }
 
 void ReduceF32(const LaneSpan& s, const ReduceOut& o, bool dx) {

@@ -40,14 +40,19 @@ Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetM
   const std::int64_t elements = batch * channel;
   const std::int64_t max_parts =
       std::clamp<std::int64_t>(elements / kMinPartElements, 1, target.cores);
-  // Column ranges first: they need no combining. Each keeps its per-lane
-  // accumulators (6 doubles a lane) within a quarter of the modelled local memory.
-  std::int64_t cols = std::clamp<std::int64_t>(p.width / kMinWidth, 1, max_parts);
-  const std::int64_t lanes_fit = target.local_memory / 4 / (6 * sizeof(double));
-  while (cols < target.cores && (p.width + cols - 1) / cols > lanes_fit) ++cols;
-  p.col_parts = static_cast<int>(cols);
-  const std::int64_t rows = std::clamp<std::int64_t>(max_parts / cols, 1, p.blocks);
+  // Row bands first: each part then streams through whole rows (a column range
+  // reads short pieces of every row, which defeats the prefetchers). Column
+  // ranges only where there are too few blocks of rows, or where a band's
+  // per-lane accumulators (6 doubles a lane) would overflow a quarter of the
+  // modelled local memory.
+  const std::int64_t rows = std::min(max_parts, p.blocks);
+  std::int64_t cols =
+      std::clamp<std::int64_t>(max_parts / rows, 1, std::max<std::int64_t>(p.width / kMinWidth, 1));
+  const std::int64_t lanes_fit =
+      target.local_memory / 4 / static_cast<std::int64_t>(6 * sizeof(double));
+  while ((cols + 1) * rows <= target.cores && (p.width + cols - 1) / cols > lanes_fit) ++cols;
   p.row_parts = static_cast<int>(rows);
+  p.col_parts = static_cast<int>(cols);
   return p;
 }
 

@@ -42,6 +42,9 @@ struct Partition {
     const std::int64_t e = blocks * (r + 1) / row_parts * kBlockRows;
     return e < wide_rows ? e : wide_rows;
   }
+  // Pass 2 (dx, element-wise) needs no fixed order: parts() equal ranges of
+  // whole wide rows, every lane, so each part streams.
+  std::int64_t apply_row(int i) const { return wide_rows * i / parts(); }
   // Lanes [begin, end) of column range k.
   std::int64_t lane_begin(int k) const;
   std::int64_t lane_end(int k) const { return k + 1 == col_parts ? width : lane_begin(k + 1); }
