@@ -4,16 +4,21 @@
 # docs/performance.md. Extra arguments go to the benchmark; when they hold a
 # --benchmark_filter the run is partial, so the tables are printed instead of
 # written into the docs. About 5 minutes on the 2-core machine; run it when
-# nothing else does (docs/performance.md, "Noise").
+# nothing else does (docs/performance.md, "Noise"). BNG_BENCH_BUILD_DIR=dir
+# uses an already configured build directory instead of the release preset's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target bng_bench_kernels
+build="${BNG_BENCH_BUILD_DIR:-}"
+if [[ -z "$build" ]]; then
+  build=build/release
+  cmake --preset release >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)" --target bng_bench_kernels
 
-results=build/release/bench-results
+results="$build/bench-results"
 mkdir -p "$results"
 out="$results/kernels-$(date -u +%Y%m%dT%H%M%SZ).json"
-./build/release/bench/kernels/bng_bench_kernels --benchmark_out="$out" \
+"$build/bench/kernels/bng_bench_kernels" --benchmark_out="$out" \
   --benchmark_out_format=json "$@"
 
 revision="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"

@@ -72,14 +72,19 @@ void run(benchmark::State& state, Kernel k, Shape s, Mode m, int threads) {
     return BNG_ERR_NULL;
   };
 
-  // Untimed first call: checks the arguments are accepted and wakes the pool,
-  // as the untimed primitive creation does for oneDNN.
-  if (const int status = call(); status != BNG_OK) {
-    state.SkipWithError(bng_status_string(status));
-    return;
+  // Untimed first call: wakes the pool and warms the caches, as the untimed
+  // primitive creation and warm-up do for oneDNN.
+  if (wants_warm_up(s)) {
+    if (const int status = call(); status != BNG_OK) {
+      state.SkipWithError(bng_status_string(status));
+      return;
+    }
   }
   for (auto _ : state) {
-    benchmark::DoNotOptimize(call());
+    if (const int status = call(); status != BNG_OK) {
+      state.SkipWithError(bng_status_string(status));
+      break;
+    }
     benchmark::ClobberMemory();
   }
   const std::int64_t stat_bytes = k == Kernel::hp_s ? 2 : 4;

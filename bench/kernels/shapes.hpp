@@ -35,4 +35,14 @@ inline constexpr std::int64_t compulsory_bytes(Shape s, std::int64_t data_bytes,
   return 3 * s.elements() * data_bytes + 5 * s.channel * stat_bytes;
 }
 
+// Each benchmark run starts with one untimed call (warm caches, awake
+// threads) unless a call moves this much: no cache can be warmed by it, waking
+// threads is negligible against it, and the generic oneDNN path takes seconds
+// per call there, so skipping it halves the run.
+inline constexpr std::int64_t kWarmUpBelowBytes = std::int64_t{128} << 20;
+
+inline constexpr bool wants_warm_up(Shape s) {
+  return compulsory_bytes(s, 4, 4) < kWarmUpBelowBytes;
+}
+
 }  // namespace bng::bench
