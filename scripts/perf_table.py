@@ -146,6 +146,14 @@ def build(results, context, stat, bars_only=False, revision=None, clock="real"):
   if not bars_only:
     out.append(f"Statistic: **{stat}** of the repetitions. Run: " + ", ".join(ctx) + ".")
     out.append("")
+    load1, cpus = (context.get("load_avg") or [0])[0], context.get("num_cpus", 0)
+    if cpus and load1 > 0.5 * cpus:
+      out.append(f"**Warning:** the run started with a load average of {load1:.1f} on {cpus} "
+                 "CPUs. Other processes held the cores: wall-clock figures are low and noisy, "
+                 "and two-thread rows (whose barriers wait for a preempted thread) can be off "
+                 "by orders of magnitude. Trust the CPU-time section at the end for the "
+                 "one-thread comparisons.")
+      out.append("")
 
   # ---- fp32: ours against oneDNN and the limit
   out.append("### fp32: ours vs oneDNN vs the streaming limit (GB/s of compulsory bytes)")
@@ -218,6 +226,22 @@ def build(results, context, stat, bars_only=False, revision=None, clock="real"):
   # ---- the bars of issue 3
   if bars_only:
     out = []
+  if clock == "cpu":
+    out.append("### One-thread ratios rated by the caller's CPU time (median)")
+    out.append("")
+    out.append("| shape | mode | fp_s/nhwc | fp_s/stream | hp/fp elements | mp/fp elements |")
+    out.append("|---|---|---:|---:|---:|---:|")
+    for (b, c) in shapes:
+      for mode in ("train", "infer"):
+        fs = thr("fp_s", b, c, 1, mode)
+        fi = items("fp_s", b, c, 1, mode)
+        if fs is None:
+          continue
+        out.append(f"| {b}×{c} | {mode} | {fmt_ratio(ratio(fs, thr('onednn_nhwc', b, c, 1, mode)))} | "
+                   f"{fmt_pct(ratio(fs, limit('stream_f32', b, c, 1)))} | "
+                   f"{fmt_ratio(ratio(items('hp_s', b, c, 1, mode), fi))} | "
+                   f"{fmt_ratio(ratio(items('mp_s', b, c, 1, mode), fi))} |")
+    out.append("")
   title = "The bars of issue 3"
   if stat != "median":
     title += f" (judged on the {stat} repetition)"
