@@ -8,6 +8,21 @@
 #include <span>
 #include <string_view>
 
+// Both test binaries (one per target) run the same tests; ctest needs the
+// names distinct, so suites and instantiations carry the target's name.
+#if defined(BNG_TEST_MT7004)
+#define BNG_TEST_TARGET mt7004
+#else
+#define BNG_TEST_TARGET ft78ne
+#endif
+#define BNG_TEST_CAT_(a, b) a##_##b
+#define BNG_TEST_CAT(a, b) BNG_TEST_CAT_(a, b)
+// For TEST(BNG_SUITE(Name), ...): TEST expands its arguments before pasting.
+#define BNG_SUITE(name) BNG_TEST_CAT(BNG_TEST_TARGET, name)
+// INSTANTIATE_TEST_SUITE_P pastes its prefix unexpanded: expand it one level up.
+#define BNG_INSTANTIATE_(prefix, ...) INSTANTIATE_TEST_SUITE_P(prefix, __VA_ARGS__)
+#define BNG_INSTANTIATE(...) BNG_INSTANTIATE_(BNG_TEST_TARGET, __VA_ARGS__)
+
 namespace bng::test {
 
 // Element sizes (and alignments) of a type combination: x, dy, dx are `data`;
@@ -48,7 +63,9 @@ struct EntryPoint {
 };
 
 // gtest prints a parameter by name, not as bytes.
-inline void PrintTo(const EntryPoint& e, std::ostream* os) { *os << e.name; }
+inline void PrintTo(const EntryPoint& e, std::ostream* os) {
+  *os << e.name;
+}
 
 // The entry points the library of this test binary exports.
 std::span<const EntryPoint> entry_points();

@@ -178,8 +178,8 @@ TEST_P(Results, EveryArgumentReachesTheKernelAsTheQuantityItNames) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEntryPoints, Results, ::testing::ValuesIn(entry_points()),
-                         [](const auto& info) { return std::string(info.param.name); });
+BNG_INSTANTIATE(Results, ::testing::ValuesIn(entry_points()),
+                [](const auto& info) { return std::string(info.param.name); });
 
 // A shape big enough to be split (odd sizes: remainders everywhere), with
 // values of every sign and many exponents.
@@ -208,7 +208,7 @@ Case agreement_case(Combo combo) {
   return k;
 }
 
-TEST(Results, AllFormsAndMasksAgreeBitForBit) {
+TEST(BNG_SUITE(Results), AllFormsAndMasksAgreeBitForBit) {
   std::map<std::string_view, const EntryPoint*> first;
   std::map<std::string_view, Outputs> baseline;
   for (const EntryPoint& e : entry_points()) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "batchnormgrad.h"
+#include "entry_points.hpp"
 
 namespace {
 
@@ -16,7 +17,7 @@ bool one_line(const char* s) {
          std::strchr(s, '\r') == nullptr;
 }
 
-TEST(StatusString, EveryKnownStatusHasItsOwnLine) {
+TEST(BNG_SUITE(StatusString), EveryKnownStatusHasItsOwnLine) {
   const int known[] = {BNG_OK,       BNG_ERR_NULL,      BNG_ERR_SHAPE,
                        BNG_ERR_FLAG, BNG_ERR_CORE_MASK, BNG_ERR_OVERLAP,
                        BNG_ERR_ALIGN};
@@ -30,7 +31,7 @@ TEST(StatusString, EveryKnownStatusHasItsOwnLine) {
   }
 }
 
-TEST(StatusString, TheStatusValuesAreTheAbi) {
+TEST(BNG_SUITE(StatusString), TheStatusValuesAreTheAbi) {
   // SPEC §3: the values are ABI; a renumbering must fail here.
   EXPECT_EQ(BNG_OK, 0);
   EXPECT_EQ(BNG_ERR_NULL, -1);
@@ -41,7 +42,7 @@ TEST(StatusString, TheStatusValuesAreTheAbi) {
   EXPECT_EQ(BNG_ERR_ALIGN, -6);
 }
 
-TEST(StatusString, UnknownStatusesGetAMessageToo) {
+TEST(BNG_SUITE(StatusString), UnknownStatusesGetAMessageToo) {
   for (int s : {1, -7, 42, -1000, INT_MIN, INT_MAX}) {
     const char* text = bng_status_string(s);
     ASSERT_TRUE(one_line(text)) << "status " << s;
@@ -49,7 +50,7 @@ TEST(StatusString, UnknownStatusesGetAMessageToo) {
   }
 }
 
-TEST(StatusString, MessagesNameWhatWentWrong) {
+TEST(BNG_SUITE(StatusString), MessagesNameWhatWentWrong) {
   // Each names the argument a caller must look at.
   EXPECT_NE(std::strstr(bng_status_string(BNG_ERR_NULL), "null"), nullptr);
   EXPECT_NE(std::strstr(bng_status_string(BNG_ERR_SHAPE), "batch"), nullptr);

@@ -309,18 +309,15 @@ std::vector<EntryPoint> entry_points_where(bool (*keep)(const EntryPoint&)) {
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllEntryPoints, Validation, ::testing::ValuesIn(entry_points()),
-                         test_name);
-INSTANTIATE_TEST_SUITE_P(SharedStorage, CoreMask,
-                         ::testing::ValuesIn(entry_points_where([](const EntryPoint& e) {
-                           return e.has_core_mask;
-                         })),
-                         test_name);
-INSTANTIATE_TEST_SUITE_P(ParamsForm, ParamsArray,
-                         ::testing::ValuesIn(entry_points_where([](const EntryPoint& e) {
-                           return e.form == Form::params;
-                         })),
-                         test_name);
+BNG_INSTANTIATE(Validation, ::testing::ValuesIn(entry_points()), test_name);
+BNG_INSTANTIATE(CoreMask, ::testing::ValuesIn(entry_points_where([](const EntryPoint& e) {
+                  return e.has_core_mask;
+                })),
+                test_name);
+BNG_INSTANTIATE(ParamsArray, ::testing::ValuesIn(entry_points_where([](const EntryPoint& e) {
+                  return e.form == Form::params;
+                })),
+                test_name);
 
 }  // namespace
 }  // namespace bng::test
