@@ -137,7 +137,7 @@ def build(results, context, stat, bars_only=False, revision=None, clock="real"):
            (1048576, 4), (16384, 4096), (256, 65536)]
   shapes = [s for s in order if s in shapes] + [s for s in shapes if s not in order]
   out = []
-  ctx = [f"{k}={context[k]}" for k in ("date", "host_name", "num_cpus", "onednn_version")
+  ctx = [f"{k}={context[k]}" for k in ("date", "host_name", "num_cpus", "bng_isa", "onednn_version")
          if k in context]
   if "load_avg" in context:
     ctx.append("load_avg=" + "/".join(f"{x:.2f}" for x in context["load_avg"]))

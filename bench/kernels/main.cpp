@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bng/optimized/isa.hpp"
 #include "competitors.hpp"
 #include "shapes.hpp"
 
@@ -37,6 +38,7 @@ void add_context() {
       "onednn_version",
       std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch));
   benchmark::AddCustomContext("onednn_cpu_runtime", "OpenMP");
+  benchmark::AddCustomContext("bng_isa", bng::opt::isa_name());
   benchmark::AddCustomContext("omp_max_threads", std::to_string(omp_get_max_threads()));
   benchmark::AddCustomContext(
       "byte_definition",
