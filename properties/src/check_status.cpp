@@ -198,6 +198,10 @@ void apply(Fault f, const Buffers& b, RawCall& r, CallSpec& s) {
 
 }  // namespace
 
+void showValue(Fault f, std::ostream& os) {
+  os << fault_name(f);
+}
+
 const char* fault_name(Fault f) {
   return info(f).name;
 }
@@ -220,6 +224,10 @@ bool fault_applies(Fault f, const CallSpec& spec, const Case& c) {
     case Fault::overlap_dx_x:
     case Fault::overlap_dx_dy:
       return c.elements() >= 2;
+    // The flat form's int extents reach (2^31-1)^2 elements: 2^63 - 2^33 + 2
+    // bytes of binary16 still fit ptrdiff_t, so only binary32 data overflows there.
+    case Fault::size_overflow:
+      return spec.form == Form::params || data_format(spec.combo) == Format::binary32;
     default:
       return true;
   }

@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "bng/properties/generators.hpp"
+#include "bng/properties/pick.hpp"
 #include "bng/reference/rounding.hpp"
-#include "pick.hpp"
 #include "values.hpp"
 
 namespace bng::prop {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "bng/properties/pick.hpp"
 #include "bng/reference/rounding.hpp"
-#include "pick.hpp"
 #include "values.hpp"
 
 namespace bng::prop::gen {
@@ -45,28 +45,30 @@ rc::Gen<std::int64_t> extent(std::int64_t max) {
 }
 
 rc::Gen<Shape> shape() {
-  auto balanced = rc::gen::mapcat(extent(512), [](std::int64_t batch) {
-    return rc::gen::map(
-        extent(std::max<std::int64_t>(1, std::min<std::int64_t>(512, kMaxElements / batch))),
-        [batch](std::int64_t channel) {
-          return Shape{batch, channel};
-        });
+  return rc::gen::withSize([](int size) {
+    auto balanced = rc::gen::mapcat(extent(512), [](std::int64_t batch) {
+      return rc::gen::map(
+          extent(std::max<std::int64_t>(1, std::min<std::int64_t>(512, kMaxElements / batch))),
+          [batch](std::int64_t channel) {
+            return Shape{batch, channel};
+          });
+    });
+    // Skewed shapes are where partitioning goes wrong: a few channels over many
+    // cores (split the batch) or a short batch over many channels.
+    auto tall = rc::gen::mapcat(pick<std::int64_t>(1, 3, 1), [size](std::int64_t channel) {
+      return rc::gen::map(pick<std::int64_t>(1, scaled(kMaxElements / channel, size), 1),
+                          [channel](std::int64_t batch) {
+                            return Shape{batch, channel};
+                          });
+    });
+    auto wide = rc::gen::mapcat(pick<std::int64_t>(1, 3, 1), [size](std::int64_t batch) {
+      return rc::gen::map(pick<std::int64_t>(1, scaled(kMaxElements / batch / 4, size), 1),
+                          [batch](std::int64_t channel) {
+                            return Shape{batch, channel};
+                          });
+    });
+    return choose<Shape>({{8, balanced}, {1, tall}, {1, wide}});
   });
-  // Skewed shapes are where partitioning goes wrong: a few channels over many
-  // cores (split the batch) or a short batch over many channels.
-  auto tall = rc::gen::mapcat(pick<std::int64_t>(1, 3, 1), [](std::int64_t channel) {
-    return rc::gen::map(pick<std::int64_t>(1, kMaxElements / channel, 1),
-                        [channel](std::int64_t batch) {
-                          return Shape{batch, channel};
-                        });
-  });
-  auto wide = rc::gen::mapcat(pick<std::int64_t>(1, 3, 1), [](std::int64_t batch) {
-    return rc::gen::map(pick<std::int64_t>(1, kMaxElements / batch / 4, 1),
-                        [batch](std::int64_t channel) {
-                          return Shape{batch, channel};
-                        });
-  });
-  return choose<Shape>({{8, balanced}, {1, tall}, {1, wide}});
 }
 
 rc::Gen<Shape> small_shape() {

@@ -35,6 +35,10 @@ std::string describe(const CallSpec& s) {
   return out;
 }
 
+void showValue(const CallSpec& s, std::ostream& os) {
+  os << describe(s);
+}
+
 bool exists(const CallSpec& s) {
   if (s.target == Target::ft78ne && s.combo != Combo::fp) return false;
   return !(s.combo == Combo::mp && s.form == Form::flat);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,7 @@ enum class Fault : std::uint8_t {
 };
 inline constexpr int kFaultCount = static_cast<int>(Fault::misaligned_params) + 1;
 const char* fault_name(Fault f);
+void showValue(Fault f, std::ostream& os);  // for RapidCheck's counterexample print
 // The status SPEC §3 requires for the fault alone.
 int expected_status(Fault f);
 // Whether the fault can be expressed for the call: core-mask faults need _s,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,7 @@ std::string_view form_name(Form f);        // "params", "flat"
 std::string entry_point(const CallSpec& s);
 // One line naming the call: "mt7004 hp_batch_norm_grad_s mask=0x05".
 std::string describe(const CallSpec& s);
+void showValue(const CallSpec& s, std::ostream& os);  // for RapidCheck's counterexample print
 
 // Whether SPEC §2 gives this call to the target (ft78ne: fp only; mp: params form only).
 bool exists(const CallSpec& s);

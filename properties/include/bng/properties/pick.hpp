@@ -26,7 +26,9 @@ rc::Gen<T> pick(T lo, T hi, T toward) {
 // One of `values`, shrinking toward values.front().
 template <typename T>
 rc::Gen<T> pick_of(std::vector<T> values) {
-  return rc::gen::map(pick<std::size_t>(0, values.size() - 1, 0),
+  const std::size_t last =
+      values.size() - 1;  // before the move below: argument order is unspecified
+  return rc::gen::map(pick<std::size_t>(0, last, 0),
                       [values = std::move(values)](std::size_t i) { return values[i]; });
 }
 

@@ -1,0 +1,156 @@
+// SPEC §4 per target and type combination: bit-identical results across
+// masks, _s/_p, forms and repeat calls; channel isolation; exact power-of-two
+// scaling; in-place forms.
+
+#include <cmath>
+
+#include "support.hpp"
+
+namespace bng::prop::test {
+namespace {
+
+void reproducible(Target t, Combo combo) {
+  const NamedCase nc = *any_family(combo);
+  classify(nc.family, nc.c);
+  // Base: the caller's core alone. Others: every entry point with two random
+  // masks and all eight cores, so partitions of every width are compared.
+  const CallSpec base{t, combo, Storage::private_, Form::params, 0};
+  std::vector<CallSpec> others;
+  for (unsigned mask : {*gen::valid_mask(), *gen::valid_mask(), kAllCores}) {
+    for (const CallSpec& s : entry_points(t, combo, mask)) others.push_back(s);
+  }
+  BNG_RC_CHECK(check_reproducible(nc.c, base, others));
+}
+
+RC_GTEST_PROP(Reproducible, ft78ne_fp, ()) {
+  reproducible(Target::ft78ne, Combo::fp);
+}
+RC_GTEST_PROP(Reproducible, mt7004_fp, ()) {
+  reproducible(Target::mt7004, Combo::fp);
+}
+RC_GTEST_PROP(Reproducible, mt7004_hp, ()) {
+  reproducible(Target::mt7004, Combo::hp);
+}
+RC_GTEST_PROP(Reproducible, mt7004_mp, ()) {
+  reproducible(Target::mt7004, Combo::mp);
+}
+
+// Every one of the 255 valid masks on one small case (the random masks above
+// sample them; this enumerates them).
+void every_mask(Target t, Combo combo) {
+  const Case c = *rc::gen::resize(8, find_family("ordinary")->gen(combo));
+  const CallSpec base{t, combo, Storage::private_, Form::params, 0};
+  std::vector<CallSpec> others;
+  for (unsigned mask = 1; mask <= kAllCores; ++mask)
+    others.push_back({t, combo, Storage::shared, Form::params, mask});
+  BNG_RC_CHECK(check_reproducible(c, base, others));
+}
+
+RC_GTEST_PROP(EveryMask, ft78ne_fp, ()) {
+  every_mask(Target::ft78ne, Combo::fp);
+}
+RC_GTEST_PROP(EveryMask, mt7004_hp, ()) {
+  every_mask(Target::mt7004, Combo::hp);
+}
+
+void forms(Target t, Combo combo) {
+  const NamedCase nc = *any_family(combo);
+  classify(nc.family, nc.c);
+  CallSpec spec = *gen::call_spec(t, combo);
+  BNG_RC_CHECK(check_forms_identical(nc.c, spec));
+}
+
+RC_GTEST_PROP(FormsIdentical, ft78ne_fp, ()) {
+  forms(Target::ft78ne, Combo::fp);
+}
+RC_GTEST_PROP(FormsIdentical, mt7004_fp, ()) {
+  forms(Target::mt7004, Combo::fp);
+}
+RC_GTEST_PROP(FormsIdentical, mt7004_hp, ()) {
+  forms(Target::mt7004, Combo::hp);
+}
+
+void isolation(Target t, Combo combo) {
+  const NamedCase nc = *any_family(combo);
+  RC_PRE(nc.c.channel >= 2);
+  classify(nc.family, nc.c);
+  const auto col = *gen::pick<std::int64_t>(0, nc.c.channel - 1, 0);
+  // The poisoned column: NaN/Inf or any finite values in any of its inputs.
+  const Format df = data_format(combo), sf = stats_format(combo);
+  auto poison = [](Format f) {
+    return gen::choose<double>({{1, gen::non_finite()}, {1, gen::any_finite(f)}});
+  };
+  Case p = nc.c;
+  const auto ch = static_cast<std::size_t>(p.channel), k = static_cast<std::size_t>(col);
+  for (std::int64_t n = 0; n < p.batch; ++n) {
+    const std::size_t i = static_cast<std::size_t>(n) * ch + k;
+    if (*gen::pick<int>(0, 3, 0) == 0) p.x[i] = *poison(df);
+    if (*gen::pick<int>(0, 3, 0) == 0) p.dy[i] = *poison(df);
+  }
+  p.mean[k] = *poison(sf);
+  p.invar[k] = *poison(sf);
+  p.scale[k] = *poison(sf);
+  BNG_RC_CHECK(check_channel_isolation(nc.c, *gen::call_spec(t, combo), col, p));
+}
+
+RC_GTEST_PROP(ChannelIsolation, ft78ne_fp, ()) {
+  isolation(Target::ft78ne, Combo::fp);
+}
+RC_GTEST_PROP(ChannelIsolation, mt7004_fp, ()) {
+  isolation(Target::mt7004, Combo::fp);
+}
+RC_GTEST_PROP(ChannelIsolation, mt7004_hp, ()) {
+  isolation(Target::mt7004, Combo::hp);
+}
+RC_GTEST_PROP(ChannelIsolation, mt7004_mp, ()) {
+  isolation(Target::mt7004, Combo::mp);
+}
+
+void scaling(Target t, Combo combo) {
+  // Ordinary values keep every product far from overflow and underflow;
+  // scaling_applies() still checks, and the few cases it rejects are discarded.
+  const Case c =
+      *find_family(*gen::pick_of<std::string_view>({"ordinary", "integers"}))->gen(combo);
+  const int k = *rc::gen::suchThat(gen::pick<int>(-8, 8, 1), [](int v) { return v != 0; });
+  RC_PRE(scaling_applies(c, k));
+  RC_CLASSIFY(k > 0, "k > 0");
+  RC_CLASSIFY(k < 0, "k < 0");
+  BNG_RC_CHECK(check_pow2_scaling(c, *gen::call_spec(t, combo), k));
+}
+
+RC_GTEST_PROP(Pow2Scaling, ft78ne_fp, ()) {
+  scaling(Target::ft78ne, Combo::fp);
+}
+RC_GTEST_PROP(Pow2Scaling, mt7004_fp, ()) {
+  scaling(Target::mt7004, Combo::fp);
+}
+RC_GTEST_PROP(Pow2Scaling, mt7004_hp, ()) {
+  scaling(Target::mt7004, Combo::hp);
+}
+RC_GTEST_PROP(Pow2Scaling, mt7004_mp, ()) {
+  scaling(Target::mt7004, Combo::mp);
+}
+
+void in_place(Target t, Combo combo) {
+  const NamedCase nc = *any_family(combo);
+  classify(nc.family, nc.c);
+  const CallSpec spec = *gen::call_spec(t, combo);
+  BNG_RC_CHECK(check_in_place(nc.c, spec, InPlace::dx_is_x));
+  BNG_RC_CHECK(check_in_place(nc.c, spec, InPlace::dx_is_dy));
+}
+
+RC_GTEST_PROP(InPlace, ft78ne_fp, ()) {
+  in_place(Target::ft78ne, Combo::fp);
+}
+RC_GTEST_PROP(InPlace, mt7004_fp, ()) {
+  in_place(Target::mt7004, Combo::fp);
+}
+RC_GTEST_PROP(InPlace, mt7004_hp, ()) {
+  in_place(Target::mt7004, Combo::hp);
+}
+RC_GTEST_PROP(InPlace, mt7004_mp, ()) {
+  in_place(Target::mt7004, Combo::mp);
+}
+
+}  // namespace
+}  // namespace bng::prop::test
