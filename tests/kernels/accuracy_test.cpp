@@ -27,7 +27,7 @@ std::string what(std::uint64_t seed, Hard h, const Shape& s, int train, unsigned
          std::to_string(train) + " mask 0x" + std::to_string(mask) + " isa " + opt::isa_name();
 }
 
-TEST(KernelAccuracy, RandomAndHardCasesWithinDeclaredAlpha) {
+TEST(BNG_KSUITE(KernelAccuracy), RandomAndHardCasesWithinDeclaredAlpha) {
   std::uint64_t seed = 0x5eed0000;
   for (const Combo combo : target_combos()) {
     for (const Hard h : kAllHard) {
@@ -45,7 +45,7 @@ TEST(KernelAccuracy, RandomAndHardCasesWithinDeclaredAlpha) {
   }
 }
 
-TEST(KernelAccuracy, NanAndInfInputsPropagatePerChannel) {
+TEST(BNG_KSUITE(KernelAccuracy), NanAndInfInputsPropagatePerChannel) {
   std::uint64_t seed = 0x1f00;
   for (const Combo combo : target_combos()) {
     for (const Shape& s : kShapes) {

@@ -46,6 +46,8 @@ const char* hard_name(Hard h) {
       return "subnormal";
     case Hard::wide_exponents:
       return "wide_exponents";
+    case Hard::band_cancelling:
+      return "band_cancelling";
   }
   return "?";
 }
@@ -116,6 +118,18 @@ Case make_case(Combo combo, Hard kind, std::int64_t batch, std::int64_t channel,
         x = any_finite(rng, df);
         dy = any_finite(rng, df);
         break;
+      case Hard::band_cancelling: {
+        // Blocks of 128 rows (the kernels' block length for unfolded rows):
+        // +V, small, -V, small, ... A small total survives only in compensated
+        // sums combined in the prescribed order; any other grouping of the
+        // parts loses it (binary32 data: V = 2^100, smalls ~ 1).
+        const std::int64_t block = (i / channel) / 128;
+        const double v = half_data ? 32768.0 : 0x1p100;
+        dy = block % 2 == 1 ? scaled_normal(rng, df, -2, 2) : (block % 4 == 0 ? v : -v);
+        c.mean[ch] = 0.0;
+        x = 1.0;
+        break;
+      }
     }
     c.x[static_cast<std::size_t>(i)] = x;
     c.dy[static_cast<std::size_t>(i)] = dy;

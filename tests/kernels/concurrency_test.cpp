@@ -13,7 +13,7 @@
 namespace bng::ktest {
 namespace {
 
-TEST(KernelConcurrency, ConcurrentCallsMatchSerialCalls) {
+TEST(BNG_KSUITE(KernelConcurrency), ConcurrentCallsMatchSerialCalls) {
   constexpr int kThreads = 4;
   constexpr int kCalls = 6;
   std::vector<Case> cases;
@@ -45,7 +45,7 @@ TEST(KernelConcurrency, ConcurrentCallsMatchSerialCalls) {
   }
 }
 
-TEST(KernelConcurrency, SmallCallsAndWideMasksFromManyThreads) {
+TEST(BNG_KSUITE(KernelConcurrency), SmallCallsAndWideMasksFromManyThreads) {
   const Case tiny = make_case(target_combos().front(), Hard::random, 4, 64, 1, 7);
   const RawOutputs want = run_raw(tiny, 0);
   std::vector<std::thread> threads;

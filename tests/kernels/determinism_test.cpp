@@ -16,14 +16,16 @@ struct Shape {
   std::int64_t batch, channel;
 };
 // Row bands (narrow, folded), column ranges (wide), and both with a partial wide row.
-constexpr Shape kShapes[] = {{40000, 4}, {20001, 3}, {300, 1000}, {601, 300}};
+constexpr Shape kShapes[] = {{40000, 4}, {20001, 3}, {300, 1000}, {601, 300}, {1024, 256}};
 
-TEST(KernelDeterminism, EveryMaskAndPrivateGiveTheSameBits) {
+TEST(BNG_KSUITE(KernelDeterminism), EveryMaskAndPrivateGiveTheSameBits) {
   for (const Combo combo : target_combos()) {
     for (const Shape& s : kShapes) {
       for (int train = 0; train <= 1; ++train) {
         const std::uint64_t seed = 0xd00d + static_cast<std::uint64_t>(s.batch + train);
-        const Hard kind = train == 0 ? Hard::wide_exponents : Hard::cancelling_dy;
+        const Hard kind = s.channel == 256 ? Hard::band_cancelling
+                          : train == 0     ? Hard::wide_exponents
+                                           : Hard::cancelling_dy;
         const Case c = make_case(combo, kind, s.batch, s.channel, train, seed);
         const Encoded e = encode_case(c);
         const RawOutputs first = run_raw(e, 0);

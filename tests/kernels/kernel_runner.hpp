@@ -9,6 +9,14 @@
 
 #include "bng/reference/case.hpp"
 
+// Test suite names carry the target, so that ctest names (Suite_target.Test,
+// "portable." prefixed for the portable path) say which library failed.
+#ifdef BNG_TEST_MT7004
+#define BNG_KSUITE(suite) suite##_mt7004
+#else
+#define BNG_KSUITE(suite) suite##_ft78ne
+#endif
+
 namespace bng::ktest {
 
 // The combos this target has (fp only for FT78NE).

@@ -13,7 +13,7 @@
 namespace bng::ktest {
 namespace {
 
-TEST(KernelLargeBatch, TwoToThe24RowsOneChannel) {
+TEST(BNG_KSUITE(KernelLargeBatch), TwoToThe24RowsOneChannel) {
   constexpr std::int64_t kBatch = std::int64_t{1} << 24;
   std::uint64_t seed = 0xb16;
   for (const Combo combo : target_combos()) {

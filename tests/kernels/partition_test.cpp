@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "kernel_runner.hpp"
 #include "partition.hpp"
 
 namespace bng::opt {
@@ -12,7 +13,7 @@ namespace {
 
 constexpr TargetModel kModels[] = {{8, 16, 768 * 1024}, {8, 32, 512 * 1024}};
 
-TEST(Partition, CoversEveryElementOnceOnBlockBoundaries) {
+TEST(BNG_KSUITE(Partition), CoversEveryElementOnceOnBlockBoundaries) {
   const std::int64_t shapes[][2] = {{1, 1},        {4, 64},      {64, 256},   {256, 1024},
                                     {1024, 1024},  {4096, 1024}, {65536, 64}, {1048576, 4},
                                     {16384, 4096}, {256, 65536}, {70001, 3},  {1 << 24, 1}};
@@ -46,7 +47,7 @@ TEST(Partition, CoversEveryElementOnceOnBlockBoundaries) {
   }
 }
 
-TEST(Partition, TinyCallsStayOnTheCallerAndNarrowTensorsUseEveryCore) {
+TEST(BNG_KSUITE(Partition), TinyCallsStayOnTheCallerAndNarrowTensorsUseEveryCore) {
   for (const TargetModel& t : kModels) {
     EXPECT_EQ(make_partition(4, 64, t).parts(), 1);
     EXPECT_EQ(make_partition(64, 256, t).parts(), 1);

@@ -1,5 +1,4 @@
-// The kernels' own binary16 conversions, exhaustively against the reference's
-// rounding, and the final rounding of the vector paths: inference dx = a*dy
+// The final rounding of the vector paths: inference dx = a*dy
 // with a*dy exact in binary64 must be exactly the rounding rule of
 // output_rounding.hpp (nearest-even; ±MAX between MAX and 2^(emax+1)).
 #include <gtest/gtest.h>
@@ -24,49 +23,6 @@ std::string hex_a(double v) {
   return buf;
 }
 
-TEST(HalfBits, EveryHalfConvertsExactly) {
-  for (std::uint32_t h = 0; h < 0x10000; ++h) {
-    const double want = ref::half_bits_to_double(static_cast<std::uint16_t>(h));
-    const double got = opt::half_to_float(static_cast<std::uint16_t>(h));
-    if (std::isnan(want)) {
-      ASSERT_TRUE(std::isnan(got)) << "half 0x" << std::hex << h;
-    } else {
-      ASSERT_EQ(got, want) << "half 0x" << std::hex << h << " -> " << hex_a(got);
-      ASSERT_EQ(std::signbit(got), std::signbit(want)) << "half 0x" << std::hex << h;
-    }
-  }
-}
-
-TEST(HalfBits, RoundsToNearestEvenAtEveryMidpoint) {
-  // Between consecutive non-negative halves a < b: the midpoint (ties to even)
-  // and its two double neighbours, both signs; then past the top.
-  for (std::uint32_t h = 0; h < 0x7bff; ++h) {
-    const double a = ref::half_bits_to_double(static_cast<std::uint16_t>(h));
-    const double b = ref::half_bits_to_double(static_cast<std::uint16_t>(h + 1));
-    const double mid = (a + b) / 2;
-    for (const double v : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, 1e9), a, b}) {
-      for (const double s : {v, -v}) {
-        const double want = ref::round_to(Format::binary16, s);
-        const double got = ref::half_bits_to_double(opt::double_to_half_rn(s));
-        ASSERT_EQ(got, want) << "double " << hex_a(s) << " (half 0x" << std::hex << h << ")";
-      }
-    }
-  }
-  EXPECT_EQ(opt::double_to_half_rn(65519.99), 0x7bff);
-  EXPECT_EQ(opt::double_to_half_rn(65520.0), 0x7c00);
-  EXPECT_EQ(opt::double_to_half_rn(-1e300), 0xfc00);
-  EXPECT_EQ(opt::double_to_half_rn(0x1p-25), 0x0000);
-  EXPECT_EQ(opt::double_to_half_rn(std::nextafter(0x1p-25, 1.0)), 0x0001);
-  EXPECT_EQ(opt::double_to_half_rn(0x1p-1070), 0x0000);
-  EXPECT_EQ(opt::double_to_half_rn(NAN) & 0x7c00, 0x7c00);
-  EXPECT_NE(opt::double_to_half_rn(NAN) & 0x03ff, 0);
-  // The overflow rule of output_rounding.hpp.
-  EXPECT_EQ(opt::round_to_half(65535.0), 0x7bff);
-  EXPECT_EQ(opt::round_to_half(65536.0), 0x7c00);
-  EXPECT_EQ(opt::round_to_float(0x1.ffffffp127), 0x1.fffffep127f);
-  EXPECT_TRUE(std::isinf(opt::round_to_float(0x1p128)));
-}
-
 // What output_rounding.hpp promises for an exact t.
 double expected_rounding(double t, Format f) {
   const double max = f == Format::binary16 ? 65504.0 : 0x1.fffffep127;
@@ -76,7 +32,7 @@ double expected_rounding(double t, Format f) {
   return ref::round_to(f, t);
 }
 
-TEST(KernelRounding, InferenceDxIsTheRoundingOfAnExactProduct) {
+TEST(BNG_KSUITE(KernelRounding), InferenceDxIsTheRoundingOfAnExactProduct) {
   std::mt19937_64 rng(0xa11ce);
   for (const Combo combo : target_combos()) {
     const Format df = data_format(combo);
