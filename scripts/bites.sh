@@ -25,7 +25,7 @@ exe="$tests_build/tests/properties/properties_tests"
 
 # The suite every bug faces — not tailored per bug: accuracy on every entry
 # point, bit identity, the status rules and the hard cases, 100 cases each.
-filter="Accuracy.*:Reproducible.*:EveryMask.*:FormsIdentical.*:InPlace.*:Status.*:EveryFault.*:HardCases.*"
+filter="Accuracy.*:Reproducible.*:ReproducibleLarge.*:EveryMask.*:FormsIdentical.*:InPlace.*:Status.*:EveryFault.*:HardCases.*"
 seed=${BNG_BITES_SEED:-20261129}
 
 failed_to_bite=()

@@ -194,6 +194,32 @@ rc::Gen<Case> dy_cancel(Combo combo) {
       });
 }
 
+// dy_cancel on large_shape(): the mirrored rows n and batch-1-n fall in
+// different reduction blocks, so block and band totals cancel only when they
+// are combined; how they are combined shows in the low bits of dbias/dscale.
+rc::Gen<Case> large_cancel(Combo combo) {
+  const Format df = data_format(combo), sf = stats_format(combo);
+  return rc::gen::mapcat(
+      rc::gen::pair(gen::large_shape(), is_train()), [=](const std::pair<Shape, int>& p) {
+        const Shape s = p.first;
+        return rc::gen::map(rc::gen::tuple(vec(s.batch * s.channel, gen::uniform(df, -4, 4)),
+                                           vec(s.batch * s.channel, spread(df)),
+                                           vec(s.channel, gen::uniform(sf, -2, 2)), gen::epsilon()),
+                            [=](const std::tuple<Vec, Vec, Vec, double>& v) {
+                              Case c = make(combo, s, p.second, std::get<0>(v), std::get<1>(v));
+                              set_consistent(c, std::get<3>(v), std::get<2>(v));
+                              const auto ch = static_cast<std::size_t>(c.channel);
+                              for (std::int64_t n = 0; n < c.batch / 2; ++n) {
+                                for (std::size_t k = 0; k < ch; ++k) {
+                                  c.dy[static_cast<std::size_t>(c.batch - 1 - n) * ch + k] =
+                                      -c.dy[static_cast<std::size_t>(n) * ch + k];
+                                }
+                              }
+                              return c;
+                            });
+      });
+}
+
 // x within a few ulps of a per-channel base: x - mean cancels almost entirely.
 rc::Gen<Case> x_constant(Combo combo) {
   const Format df = data_format(combo), sf = stats_format(combo);
@@ -315,6 +341,10 @@ const Family kFamilies[] = {
     {"dy_cancel",
      "dy mirrored within each column over half the exponent range: dbias cancels to ~0", &dy_cancel,
      true},
+    {"large_cancel",
+     "dy_cancel on 65536..131072 elements (tall and wide): cancellation across reduction blocks "
+     "and bands",
+     &large_cancel, true, true},
     {"x_constant", "x within 3 ulp of a per-channel constant: x - mean cancels, variance ~0",
      &x_constant, true},
     {"mean_dominates",
@@ -338,10 +368,10 @@ const Family* find_family(std::string_view name) {
   return nullptr;
 }
 
-rc::Gen<NamedCase> any_family(Combo combo, bool finite_only) {
+rc::Gen<NamedCase> any_family(Combo combo, bool finite_only, bool include_large) {
   std::vector<const Family*> chosen;
   for (const Family& f : kFamilies) {
-    if (f.finite || !finite_only) chosen.push_back(&f);
+    if ((f.finite || !finite_only) && (!f.large || include_large)) chosen.push_back(&f);
   }
   return rc::gen::mapcat(gen::pick<std::size_t>(0, chosen.size() - 1, 0), [chosen,
                                                                            combo](std::size_t i) {

@@ -71,6 +71,18 @@ rc::Gen<Shape> shape() {
   });
 }
 
+rc::Gen<Shape> large_shape() {
+  return rc::gen::mapcat(pick_of<std::int64_t>({1, 2, 3, 4, 7, 8, 16, 33, 64, 255, 256, 257}),
+                         [](std::int64_t channel) {
+                           return rc::gen::map(
+                               pick<std::int64_t>(kMaxElements / channel, kLargeElements / channel,
+                                                  kMaxElements / channel),
+                               [channel](std::int64_t batch) {
+                                 return Shape{batch, channel};
+                               });
+                         });
+}
+
 rc::Gen<Shape> small_shape() {
   return rc::gen::map(rc::gen::pair(extent(17), extent(17)),
                       [](const std::pair<std::int64_t, std::int64_t>& p) {

@@ -35,6 +35,36 @@ RC_GTEST_PROP(Reproducible, mt7004_mp, ()) {
   reproducible(Target::mt7004, Combo::mp);
 }
 
+// Large cases (several reduction blocks and bands): the reduction order must
+// not follow the mask. Loop-based, as a RapidCheck count of such cases would
+// dominate the suite; each iteration is a fresh deterministic sample.
+void reproducible_large(Target t, Combo combo) {
+  const int n = iterations(6);
+  for (int i = 0; i < n; ++i) {
+    const auto seed = static_cast<std::uint64_t>(1000 * static_cast<int>(combo) + i);
+    const Case c = sample(*find_family("large_cancel"), combo, seed, 100);
+    const CallSpec base{t, combo, Storage::private_, Form::params, 0};
+    std::vector<CallSpec> others;
+    for (unsigned mask : {0x1u, 0x7u, 0x3Cu, kAllCores})
+      others.push_back({t, combo, Storage::shared, Form::params, mask});
+    const std::string why = check_reproducible(c, base, others);
+    ASSERT_EQ(why, "") << "large_cancel sample seed " << seed << " size 100";
+  }
+}
+
+TEST(ReproducibleLarge, ft78ne_fp) {
+  reproducible_large(Target::ft78ne, Combo::fp);
+}
+TEST(ReproducibleLarge, mt7004_fp) {
+  reproducible_large(Target::mt7004, Combo::fp);
+}
+TEST(ReproducibleLarge, mt7004_hp) {
+  reproducible_large(Target::mt7004, Combo::hp);
+}
+TEST(ReproducibleLarge, mt7004_mp) {
+  reproducible_large(Target::mt7004, Combo::mp);
+}
+
 // Every one of the 255 valid masks on one small case (the random masks above
 // sample them; this enumerates them).
 void every_mask(Target t, Combo combo) {

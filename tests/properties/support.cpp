@@ -1,5 +1,6 @@
 #include "support.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -34,6 +35,14 @@ namespace {
 }();
 
 }  // namespace
+
+int iterations(int base) {
+  const char* run = std::getenv("BNG_PROP_RUN");
+  const std::string mode = run != nullptr ? run : "";
+  if (mode == "campaign") return base * 100;
+  if (mode == "sanitize") return std::max(1, base / 10);
+  return base;
+}
 
 void classify(std::string_view family, const Case& c) {
   // One tag per case (RapidCheck prints each combination of tags as its own

@@ -24,4 +24,9 @@ namespace bng::prop::test {
 // distribution after each property: proof every family was generated).
 void classify(std::string_view family, const Case& c);
 
+// Iterations for loop-based tests (those whose cases are too large for a
+// per-case RapidCheck count): `base` in the default suite, 100x in the
+// campaign, a tenth (at least 1) under sanitizers.
+int iterations(int base);
+
 }  // namespace bng::prop::test

@@ -19,6 +19,8 @@ struct Family {
   std::string_view description;  // one sentence: what the family covers and why
   rc::Gen<Case> (*gen)(Combo);   // the family's cases for a type combination
   bool finite = true;  // false: NaN or Inf planted (accuracy judged by SPEC §5's non-finite rules)
+  bool large =
+      false;  // cases of up to gen::kLargeElements: any_family() draws them only on request
 };
 
 // Every family, in a fixed order.
@@ -32,7 +34,7 @@ struct NamedCase {
   std::string_view family;
   Case c;
 };
-rc::Gen<NamedCase> any_family(Combo combo, bool finite_only = false);
+rc::Gen<NamedCase> any_family(Combo combo, bool finite_only = false, bool include_large = false);
 
 // Deterministic sampling outside a property: the same (family, combo, seed,
 // size) always gives the same case. size is RapidCheck's size (0..100; larger

@@ -32,7 +32,12 @@ rc::Gen<std::int64_t> extent(std::int64_t max);
 // batch × channel: independent extents, or skewed (huge batch × 1..3 channels,
 // 1..3 batch × many channels); product ≤ kMaxElements.
 rc::Gen<Shape> shape();
-rc::Gen<Shape> small_shape();  // both extents ≤ 17: cheap properties (status, in-place)
+rc::Gen<Shape> small_shape();
+// Large tall or wide cases, kMaxElements..kLargeElements elements: enough rows
+// for a kernel to cut the reduction into several blocks and bands (and so
+// for a reduction order that depends on the mask to show). Not size-scaled.
+inline constexpr std::int64_t kLargeElements = std::int64_t{1} << 17;
+rc::Gen<Shape> large_shape();  // both extents ≤ 17: cheap properties (status, in-place)
 
 // ---- core masks ------------------------------------------------------------------
 
