@@ -80,24 +80,26 @@ std::string svg_histogram(const json& output, const std::string& title) {
   };
   std::vector<Column> cols;
   cols.push_back({"0", "no error", h["zero"].get<std::int64_t>(), std::numeric_limits<int>::min()});
-  int lo = 0, hi = -1;
+  // Errors below 2^-8 ulp are as good as none: one column. Above, binades are
+  // grouped so that at most ~56 columns remain however wide the range.
+  constexpr int kLowest = -8;
+  std::int64_t tiny = 0;
+  int hi = 0;
   for (const auto& b : h["bins"]) {
     const int k = b["log2_lo"].get<int>();
-    if (hi < lo) lo = hi = k;
-    lo = std::min(lo, k);
+    if (k < kLowest) tiny += b["count"].get<std::int64_t>();
     hi = std::max(hi, k);
   }
-  if (hi >= lo) {
-    lo = std::min(lo, -2);  // always show the half-ulp region and 1 ulp
-    hi = std::max(hi, 0);
-    for (int k = lo; k <= hi; ++k) {
-      std::int64_t n = 0;
-      for (const auto& b : h["bins"]) {
-        if (b["log2_lo"].get<int>() == k) n = b["count"].get<std::int64_t>();
-      }
-      cols.push_back(
-          {pow2_label(k), fmt::format("[{}, {}) ulp", pow2_label(k), pow2_label(k + 1)), n, k});
+  cols.push_back({"<2^-8", "below 2^-8 ulp", tiny, kLowest - 1});
+  const int group = std::max(1, (hi - kLowest + 1 + 55) / 56);
+  for (int k = kLowest; k <= hi; k += group) {
+    std::int64_t n = 0;
+    for (const auto& b : h["bins"]) {
+      const int bk = b["log2_lo"].get<int>();
+      if (bk >= k && bk < k + group) n += b["count"].get<std::int64_t>();
     }
+    cols.push_back(
+        {pow2_label(k), fmt::format("[{}, {}) ulp", pow2_label(k), pow2_label(k + group)), n, k});
   }
   cols.push_back({"inf", "infinite (non-finite y for a finite y*)",
                   h["infinite"].get<std::int64_t>(), std::numeric_limits<int>::max()});
@@ -118,18 +120,20 @@ std::string svg_histogram(const json& output, const std::string& title) {
         kLeft, y, kLeft + kPlotW, y, kLeft - 4, y + 4,
         show_count(static_cast<std::int64_t>(std::pow(10.0, d))));
   }
-  const int step = tick_step(static_cast<int>(cols.size()));
+  const int step = tick_step(static_cast<int>(cols.size())) * group;
   for (std::size_t i = 0; i < cols.size(); ++i) {
     const Column& c = cols[i];
     const double x = kLeft + bar_w * static_cast<double>(i);
     const double hgt = kPlotH * std::log10(static_cast<double>(c.count) + 1) / std::max(top, 1.0);
-    const bool beyond = c.k != std::numeric_limits<int>::min() && c.k >= 0;  // ≥ 1 ulp
+    const bool beyond = c.k != std::numeric_limits<int>::min() && c.k >= 0;  // at least 1 ulp
     svg += fmt::format(
         "<rect class=\"bar{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
         "height=\"{:.1f}\"><title>{}: {}</title></rect>",
         beyond ? " over" : "", x + 1, kTop + kPlotH - hgt, std::max(bar_w - 2, 1.0), hgt,
         html_escape(c.tip), show_count(c.count));
-    const bool label = i == 0 || i + 1 == cols.size() || (c.k % step == 0);
+    // Edge columns always; binades on the tick step, clear of the edge labels.
+    const bool inner = i >= 3 && i + 3 < cols.size();
+    const bool label = i == 0 || i + 1 == cols.size() || (inner && c.k % step == 0);
     if (label) {
       svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" class=\"xl\">{}</text>", x + bar_w / 2,
                          kTop + kPlotH + 16, html_escape(c.label));
@@ -236,6 +240,7 @@ std::string svg_scatter(const json& output, const std::string& title) {
       Y(std::log2(alpha_over_u)) - 5, pow2_label(static_cast<int>(std::lround(log_floor))));
 
   const double cw = pw / ((x_hi - x_lo) * per), ch = ph / ((y_hi - y_lo) * per);
+  std::string passing, failing;
   for (const auto& c : d["cells"]) {
     const int kx = c[0].get<int>(), ky = c[1].get<int>();
     const std::int64_t pass = c[2].get<std::int64_t>(), fail = c[3].get<std::int64_t>();

@@ -58,18 +58,19 @@ struct Histogram {
   void merge(const Histogram& o);
 };
 
-// Outputs counted in cells of a grid over (log2 κ, log2 normalised error), a
-// quarter of a binade wide; κ = ∞ (y* = 0) and an infinite error get their
+// Outputs counted in cells of a grid over (log2 κ, log2 normalised error),
+// half a binade wide (fine enough to see the bound, coarse enough to keep
+// report.html small); κ = ∞ (y* = 0) and an infinite error get their
 // own edge cell. Outputs without error are left out (they have no place on a
 // log axis) — Stats::exact counts them.
 struct Density {
-  static constexpr int kCellsPerBinade = 4;
+  static constexpr int kCellsPerBinade = 2;
   static constexpr int kInfinite = 1 << 20;  // cell index of an infinite coordinate
   struct Cell {
     std::int64_t pass = 0, fail = 0;
   };
   std::map<std::pair<int, int>, Cell> cells;  // (κ cell, error cell)
-  static int cell_of(double v);               // floor(log2(v) * 4), kInfinite for +inf
+  static int cell_of(double v);  // floor(log2(v) * kCellsPerBinade), kInfinite for +inf
   void add(const Measure& m);
   void merge(const Density& o);
 };

@@ -1,0 +1,284 @@
+// `bngcert check` end to end: device dumps written as .npy, judged against the
+// exact reference. Outputs equal to the correctly rounded reference pass; a
+// planted error is found at exactly the planted outputs, for every type
+// combination, every shape convention and any block size; every kind of bad
+// input is refused with a message naming the file and the problem.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "bng/reference/reference.hpp"
+#include "case_files.hpp"
+#include "npy.hpp"
+#include "tool_support.hpp"
+
+namespace fs = std::filesystem;
+using bng::Case;
+using bng::Combo;
+using bng::Outputs;
+using bngcert_test::bngcert;
+using bngcert_test::read_json;
+using bngcert_test::Scratch;
+using nlohmann::json;
+
+namespace {
+
+// A small call with values exact in binary16 (so one case serves every combo):
+// x spread around a per-channel mean, dy of both signs.
+Case make_case(Combo combo, std::int64_t batch, std::int64_t channel, int is_train) {
+  Case c;
+  c.combo = combo;
+  c.batch = batch;
+  c.channel = channel;
+  c.is_train = is_train;
+  for (std::int64_t n = 0; n < batch; ++n) {
+    for (std::int64_t ch = 0; ch < channel; ++ch) {
+      c.x.push_back(static_cast<double>((n * 7 + ch * 3) % 11) / 8.0 - 0.5);
+      c.dy.push_back(static_cast<double>((n * 5 + ch * 2) % 9) / 16.0 - 0.25);
+    }
+  }
+  for (std::int64_t ch = 0; ch < channel; ++ch) {
+    c.mean.push_back(0.25 * static_cast<double>(ch % 3));
+    c.invar.push_back(0.75 + 0.125 * static_cast<double>(ch));
+    c.scale.push_back(ch % 2 ? -1.5 : 0.5);
+  }
+  return c;
+}
+
+// The correctly rounded outputs: what a perfect device returns.
+Outputs perfect(const Case& c) {
+  const auto r = bng::ref::compute(c);
+  Outputs o;
+  for (const auto& e : r.dx) o.dx.push_back(e.rounded);
+  for (const auto& e : r.dbias) o.dbias.push_back(e.rounded);
+  for (const auto& e : r.dscale) o.dscale.push_back(e.rounded);
+  return o;
+}
+
+void write_dump(const fs::path& dir, const Case& c, const Outputs& o, const std::string& target) {
+  bng::cert::write_case_dir(
+      dir, c, o,
+      {{"batch", c.batch}, {"channel", c.channel}, {"is_train", c.is_train}, {"target", target}});
+}
+
+// (output, n, c) of every failure the report lists.
+std::set<std::tuple<std::string, long, long>> failures_of(const json& report) {
+  std::set<std::tuple<std::string, long, long>> f;
+  for (const auto& [name, o] : report["kernels"][0]["outputs"].items()) {
+    for (const auto& x : o["failures"]) f.insert({name, x["n"].get<long>(), x["c"].get<long>()});
+  }
+  return f;
+}
+
+struct ComboCase {
+  Combo combo;
+  const char* target;
+};
+
+class CheckPlanted : public ::testing::TestWithParam<ComboCase> {};
+
+}  // namespace
+
+TEST_P(CheckPlanted, PerfectOutputsPassAndPlantedErrorsAreFoundExactly) {
+  const auto [combo, target] = GetParam();
+  Scratch dir(std::string("planted_") + target + std::string(bng::combo_name(combo)));
+  for (int is_train : {1, 0}) {
+    const Case c = make_case(combo, 6, 5, is_train);
+    Outputs o = perfect(c);
+    const fs::path clean = dir.path() / "clean", out = dir.path() / "out_clean";
+    write_dump(clean, c, o, target);
+    auto run = bngcert("check --dir " + clean.string() + " --out " + out.string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    auto r = read_json(out / "report.json");
+    EXPECT_TRUE(r["verdict"]["pass"].get<bool>());
+    EXPECT_EQ(r["kernels"][0]["outputs"]["dx"]["stats"]["outputs"], 30);
+    EXPECT_EQ(r["kernels"][0]["outputs"]["dx"]["stats"]["max_ulp_error"].get<double>() <= 0.5, true)
+        << "correctly rounded outputs are within half an ulp";
+    EXPECT_EQ(read_json(out / "certificate.json")["verdict"], "pass");
+
+    // Plant: double three outputs (each reference value chosen nonzero).
+    const std::size_t dx_at = 2 * 5 + 3;
+    ASSERT_NE(o.dx[dx_at], 0.0);
+    ASSERT_NE(o.dbias[1], 0.0);
+    ASSERT_NE(o.dscale[4], 0.0);
+    o.dx[dx_at] *= 2;
+    o.dbias[1] *= 2;
+    o.dscale[4] *= 2;
+    const fs::path bad = dir.path() / "planted";
+    write_dump(bad, c, o, target);
+    for (const char* block :
+         {"", " --block-elements 6"}) {  // one block, then one channel per block
+      const fs::path out2 = dir.path() / "out_planted";
+      run = bngcert("check --dir " + bad.string() + " --out " + out2.string() + block);
+      EXPECT_EQ(run.status, 1) << run.output;
+      r = read_json(out2 / "report.json");
+      const std::set<std::tuple<std::string, long, long>> want = {
+          {"dx", 2, 3}, {"dbias", 0, 1}, {"dscale", 0, 4}};
+      EXPECT_EQ(failures_of(r), want) << "block option '" << block << "'";
+      EXPECT_EQ(r["verdict"]["failed_outputs"], 3);
+      EXPECT_EQ(read_json(out2 / "certificate.json")["verdict"], "fail");
+      EXPECT_EQ(r["kernels"][0]["outputs"]["dx"]["worst"]["n"], 2);
+      EXPECT_EQ(r["kernels"][0]["outputs"]["dx"]["worst"]["c"], 3);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryCombo, CheckPlanted,
+    ::testing::Values(ComboCase{Combo::fp, "ft78ne"}, ComboCase{Combo::fp, "mt7004"},
+                      ComboCase{Combo::hp, "mt7004"}, ComboCase{Combo::mp, "mt7004"}),
+    [](const auto& info) {
+      return std::string(info.param.target) + "_" + std::string(bng::combo_name(info.param.combo));
+    });
+
+TEST(Check, SpatialShapeAndFlagsInsteadOfParams) {
+  Scratch dir("spatial");
+  const Case c = make_case(Combo::mp, 6, 5, 1);
+  const Outputs o = perfect(c);
+  // [N, H, W, C] = [2, 3, 1, 5]: batch = N·H·W (SPEC §1 spatial data).
+  const std::array<std::int64_t, 4> nhwc = {2, 3, 1, 5};
+  const std::array<std::int64_t, 1> vec = {5};
+  const fs::path d = dir.path() / "dump";
+  fs::create_directories(d);
+  using bng::cert::npy::DType;
+  bng::cert::npy::write(d / "x.npy", DType::f2, nhwc, c.x);
+  bng::cert::npy::write(d / "dy.npy", DType::f2, nhwc, c.dy);
+  bng::cert::npy::write(d / "dx.npy", DType::f2, nhwc, o.dx);
+  for (auto [name, v] : {std::pair{"mean", &c.mean},
+                         {"invar", &c.invar},
+                         {"scale", &c.scale},
+                         {"dbias", &o.dbias},
+                         {"dscale", &o.dscale}}) {
+    bng::cert::npy::write(d / (std::string(name) + ".npy"), DType::f4, vec, *v);
+  }
+  const auto run = bngcert("check --dir " + d.string() + " --target mt7004 --is-train 1 --out " +
+                           (dir.path() / "out").string());
+  ASSERT_EQ(run.status, 0) << run.output;
+  const auto r = read_json(dir.path() / "out" / "report.json");
+  EXPECT_EQ(r["run"]["batch"], 6);
+  EXPECT_EQ(r["run"]["channel"], 5);
+  EXPECT_EQ(r["run"]["combo"], "mp");
+}
+
+namespace {
+
+struct Breakage {
+  const char* name;
+  void (*apply)(const fs::path& dir);
+  const char* file;    // the file the message must name ("" for none)
+  const char* phrase;  // what the message must say
+};
+
+std::string read_bytes(const fs::path& p) {
+  return bngcert_test::read_text(p);
+}
+void write_bytes(const fs::path& p, const std::string& b) {
+  std::ofstream(p, std::ios::binary) << b;
+}
+
+void rewrite(const fs::path& p, bng::cert::npy::DType t, std::vector<std::int64_t> shape) {
+  const auto values = bng::cert::npy::Array::open(p).read_all();
+  std::vector<double> v(values.begin(), values.end());
+  v.resize(static_cast<std::size_t>(
+               std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>())),
+           0.0);
+  bng::cert::npy::write(p, t, shape, v);
+}
+
+}  // namespace
+
+TEST(Check, EveryBadInputIsRefusedClearly) {
+  using bng::cert::npy::DType;
+  const std::vector<Breakage> cases = {
+      {"missing file", [](const fs::path& d) { fs::remove(d / "dscale.npy"); }, "dscale.npy",
+       "cannot open"},
+      {"float64 data",
+       [](const fs::path& d) {
+         for (const char* n : {"x", "dy", "dx"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f8, {6, 5});
+       },
+       "", "no type combination"},
+      {"mixed data dtypes",
+       [](const fs::path& d) {
+         rewrite(d / "dy.npy", DType::f2, {6, 5});
+       },
+       "dy.npy", "share one dtype"},
+      {"mixed stats dtypes", [](const fs::path& d) { rewrite(d / "scale.npy", DType::f2, {5}); },
+       "scale.npy", "share one dtype"},
+      {"stats half, data float",
+       [](const fs::path& d) {
+         for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f2, {5});
+       },
+       "", "no type combination"},
+      {"dx shape mismatch",
+       [](const fs::path& d) {
+         rewrite(d / "dx.npy", DType::f4, {5, 6});
+       },
+       "dx.npy", "has shape (5, 6)"},
+      {"stats shape mismatch", [](const fs::path& d) { rewrite(d / "mean.npy", DType::f4, {4}); },
+       "mean.npy", "needs (5,)"},
+      {"truncated",
+       [](const fs::path& d) {
+         const auto b = read_bytes(d / "dx.npy");
+         write_bytes(d / "dx.npy", b.substr(0, b.size() - 3));
+       },
+       "dx.npy", "truncated"},
+      {"fortran order",
+       [](const fs::path& d) {
+         auto b = read_bytes(d / "x.npy");
+         b.replace(b.find("False"), 5, "True ");
+         write_bytes(d / "x.npy", b);
+       },
+       "x.npy", "Fortran"},
+      {"bad magic", [](const fs::path& d) { write_bytes(d / "dbias.npy", "col1,col2\n1,2\n"); },
+       "dbias.npy", "magic"},
+      {"hp on ft78ne",
+       [](const fs::path& d) {
+         for (const char* n : {"x", "dy", "dx"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f2, {6, 5});
+         for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f2, {5});
+         write_bytes(d / "params.json", R"({"is_train": 1, "target": "ft78ne"})");
+       },
+       "", "ft78ne has no hp kernel"},
+      {"broken params", [](const fs::path& d) { write_bytes(d / "params.json", "{\"batch\": 6,"); },
+       "params.json", "not valid JSON"},
+      {"params wrong type",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"is_train": "yes", "target": "mt7004"})");
+       },
+       "params.json", "'is_train' has the wrong type"},
+      {"no target", [](const fs::path& d) { write_bytes(d / "params.json", R"({"is_train": 1})"); },
+       "", "target"},
+      {"batch disagrees",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"batch": 4, "is_train": 1, "target": "mt7004"})");
+       },
+       "x.npy", "batch = 4"},
+  };
+  Scratch dir("badinput");
+  const Case c = make_case(Combo::fp, 6, 5, 1);
+  const Outputs o = perfect(c);
+  for (const auto& b : cases) {
+    const fs::path d = dir.path() / "dump";
+    fs::remove_all(d);
+    write_dump(d, c, o, "mt7004");
+    b.apply(d);
+    const auto run =
+        bngcert("check --dir " + d.string() + " --out " + (dir.path() / "out").string());
+    EXPECT_EQ(run.status, 2) << b.name << ": " << run.output;
+    EXPECT_NE(run.output.find(b.phrase), std::string::npos) << b.name << ": " << run.output;
+    if (*b.file) {
+      EXPECT_NE(run.output.find(b.file), std::string::npos) << b.name << ": " << run.output;
+    }
+    EXPECT_EQ(run.output.find("terminate"), std::string::npos)
+        << b.name << ": crashed: " << run.output;
+  }
+}

@@ -1,0 +1,62 @@
+// Helpers for the end-to-end tests: run the built bngcert, make scratch
+// directories, and write a call's files as a device dump would.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace bngcert_test {
+
+struct Run {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs `bngcert <args>` (args already shell-quoted where needed).
+inline Run bngcert(const std::string& args) {
+  const std::string cmd = std::string(BNGCERT_EXE) + " " + args + " --progress lines 2>&1";
+  Run r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.output += buf.data();
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+inline nlohmann::json read_json(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  return nlohmann::json::parse(f);
+}
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A fresh directory under the system temp dir, removed by the destructor.
+class Scratch {
+ public:
+  explicit Scratch(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() /
+              ("bngcert_" + name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~Scratch() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace bngcert_test
