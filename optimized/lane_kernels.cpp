@@ -33,6 +33,24 @@ using DU = hn::RebindToUnsigned<DD>;
 constexpr bool kHardwareConversions = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
 
+// a*b + c with one rounding on every path: the FMA instruction of the AVX2 and
+// AVX3 targets, std::fma (correctly rounded) lane by lane on the portable
+// path, so that all paths give the same bits. docs/accuracy.md counts one
+// rounding for each.
+VD fused(VD a, VD b, VD c) {
+  if constexpr (kHardwareConversions) {
+    return hn::MulAdd(a, b, c);
+  } else {
+    const DD dd;
+    HWY_ALIGN double ta[kMaxLanes], tb[kMaxLanes], tc[kMaxLanes];
+    hn::Store(a, dd, ta);
+    hn::Store(b, dd, tb);
+    hn::Store(c, dd, tc);
+    for (std::size_t k = 0; k < hn::Lanes(dd); ++k) ta[k] = std::fma(ta[k], tb[k], tc[k]);
+    return hn::Load(dd, ta);
+  }
+}
+
 // Scalar forms for the lanes after the last whole vector: the same double
 // operations in the same order as the vector forms, hence the same bits.
 template <DataType T>
@@ -144,7 +162,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           const std::int64_t i = base + q * W + l;
           const VD dy = load<T>(s.dy, i);
           sb = hn::Add(sb, dy);
-          ss = hn::Add(ss, hn::Mul(dy, hn::Sub(load<T>(s.x, i), mu)));
+          ss = fused(dy, hn::Sub(load<T>(s.x, i), mu), ss);
           if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(hn::LoadU(dd, s.a + l), dy));
         }
         hn::StoreU(sb, dd, acc_b + l);
@@ -155,7 +173,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           const std::int64_t i = base + q * W + l;
           const double dy = load1<T>(s.dy, i);
           acc_b[l] += dy;
-          acc_s[l] += dy * (load1<T>(s.x, i) - s.mean[l]);
+          acc_s[l] = std::fma(dy, load1<T>(s.x, i) - s.mean[l], acc_s[l]);
           if constexpr (kWriteDx) store1<T>(s.dx, i, s.a[l] * dy);
         }
       }
@@ -168,13 +186,13 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
         const VD dy = load<T>(s.dy, base + l);
         const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
         hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
-        hn::StoreU(hn::Add(hn::LoadU(dd, acc_s + l), hn::Mul(dy, d)), dd, acc_s + l);
+        hn::StoreU(fused(dy, d, hn::LoadU(dd, acc_s + l)), dd, acc_s + l);
         if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
       }
       for (; l < l1; ++l) {
         const double dy = load1<T>(s.dy, base + l);
         acc_b[l] += dy;
-        acc_s[l] += dy * (load1<T>(s.x, base + l) - s.mean[l]);
+        acc_s[l] = std::fma(dy, load1<T>(s.x, base + l) - s.mean[l], acc_s[l]);
         if constexpr (kWriteDx) store1<T>(s.dx, base + l, s.a[l] * dy);
       }
     }
@@ -214,14 +232,14 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
   for (; l + N <= l1; l += N) {
     const VD dy = load<T>(s.dy, base + l);
     const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
-    const VD t = hn::Sub(hn::Sub(hn::Mul(hn::LoadU(dd, s.a + l), dy), hn::LoadU(dd, s.b + l)),
-                         hn::Mul(d, hn::LoadU(dd, s.c + l)));
+    const VD q = fused(hn::LoadU(dd, s.a + l), dy, hn::Neg(hn::LoadU(dd, s.b + l)));
+    const VD t = fused(hn::Neg(d), hn::LoadU(dd, s.c + l), q);
     store<T>(s.dx, base + l, t);
   }
   for (; l < l1; ++l) {
     const double dy = load1<T>(s.dy, base + l);
     const double d = load1<T>(s.x, base + l) - s.mean[l];
-    store1<T>(s.dx, base + l, (s.a[l] * dy - s.b[l]) - d * s.c[l]);
+    store1<T>(s.dx, base + l, std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l])));
   }
 }
 
@@ -236,12 +254,12 @@ void Apply(const LaneSpan& s) {
     std::int64_t l = s.lane_begin;
     for (; l + N <= s.lane_end; l += N) {
       const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
-      const VD b = hn::LoadU(dd, s.b + l), c = hn::LoadU(dd, s.c + l);
+      const VD nb = hn::Neg(hn::LoadU(dd, s.b + l)), c = hn::LoadU(dd, s.c + l);
       for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
         const std::int64_t i = (r + q) * W + l;
         const VD dy = load<T>(s.dy, i);
         const VD d = hn::Sub(load<T>(s.x, i), mu);
-        store<T>(s.dx, i, hn::Sub(hn::Sub(hn::Mul(a, dy), b), hn::Mul(d, c)));
+        store<T>(s.dx, i, fused(hn::Neg(d), c, fused(a, dy, nb)));
       }
     }
     for (; l < s.lane_end; ++l) {
@@ -249,7 +267,7 @@ void Apply(const LaneSpan& s) {
         const std::int64_t i = (r + q) * W + l;
         const double dy = load1<T>(s.dy, i);
         const double d = load1<T>(s.x, i) - s.mean[l];
-        store1<T>(s.dx, i, (s.a[l] * dy - s.b[l]) - d * s.c[l]);
+        store1<T>(s.dx, i, std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l])));
       }
     }
   }

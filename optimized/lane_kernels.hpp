@@ -27,7 +27,7 @@ struct LaneSpan {
   const double* c;  // (a*invar)*(invar*sum dy*(x-mean))/m  (training dx only)
 };
 
-// Pass 1: per lane, sums of dy and dy*(x - mean) over each block of kBlockRows wide
+// Pass 1: per lane, sums of dy and (by fma) dy*(x - mean) over each block of kBlockRows wide
 // rows in double (into acc_b/acc_s, scratch of lane_end - lane_begin each),
 // each block total then added error-free (TwoSum) into hi, its error into lo
 // (indexed by lane). With write_dx it also stores inference dx = a*dy.
@@ -41,7 +41,7 @@ struct ReduceOut {
 };
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx);
 
-// Pass 2 (training): dx = (a*dy - b) - (x - mean)*c.
+// Pass 2 (training): dx = fma(-(x - mean), c, fma(a, dy, -b)), two roundings.
 void apply_span(DataType t, const LaneSpan& s);
 
 }  // namespace bng::opt
