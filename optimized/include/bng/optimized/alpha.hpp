@@ -2,12 +2,12 @@
 // |y - y*| <= 1 ulp(y*) + alpha * M. Derived in docs/accuracy.md, not fitted.
 // Used by properties/ and bngcert as the kernels' own claim.
 //
-// Every kernel computes in binary64 with blocks of L = 128 rows summed per
-// lane and block totals added by TwoSum; before the final rounding its result
-// t is within (L + 10) * 2^-53 * M (1 + 2^-40) of y* (dx of training, the
-// worst output; dbias (L+1), dscale (L+4), inference dx 1), and the final
-// rounding at most doubles that on top of half an ulp:
-// alpha = 2 * 138 * 2^-53 * (1 + 2^-40) < 2^-44.8 <= 2^-44.
+// Every kernel computes in binary64 (with fused multiply-adds) with blocks of
+// L = 128 rows summed per lane and block totals added by TwoSum; before the
+// final rounding its result t is within (L + 9) * 2^-53 * M (1 + 2^-40) of y*
+// (dx of training, the worst output; dbias (L+1.04), dscale (L+4), inference
+// dx 1), and the final rounding at most doubles that on top of half an ulp:
+// alpha = 2 * 137 * 2^-53 * (1 + 2^-40) < 2^-44.9 <= 2^-44.
 // The same binary64 algorithm serves binary16 data, so hp and mp declare the
 // same alpha, far inside their bar of 2^-20. Valid for batch <= 2^30.
 #pragma once
