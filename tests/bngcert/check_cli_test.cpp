@@ -40,7 +40,7 @@ Case make_case(Combo combo, std::int64_t batch, std::int64_t channel, int is_tra
   for (std::int64_t n = 0; n < batch; ++n) {
     for (std::int64_t ch = 0; ch < channel; ++ch) {
       c.x.push_back(static_cast<double>((n * 7 + ch * 3) % 11) / 8.0 - 0.5);
-      c.dy.push_back(static_cast<double>((n * 5 + ch * 2) % 9) / 16.0 - 0.25);
+      c.dy.push_back(static_cast<double>((n * 5 + ch * 2) % 9) / 16.0 - 0.125);
     }
   }
   for (std::int64_t ch = 0; ch < channel; ++ch) {
@@ -183,11 +183,9 @@ void write_bytes(const fs::path& p, const std::string& b) {
 }
 
 void rewrite(const fs::path& p, bng::cert::npy::DType t, std::vector<std::int64_t> shape) {
-  const auto values = bng::cert::npy::Array::open(p).read_all();
-  std::vector<double> v(values.begin(), values.end());
-  v.resize(static_cast<std::size_t>(
-               std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>())),
-           0.0);
+  // Only the file's dtype and shape matter to these tests; 0.5 is exact in every dtype.
+  const auto n = std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
+  const std::vector<double> v(static_cast<std::size_t>(n), 0.5);
   bng::cert::npy::write(p, t, shape, v);
 }
 
