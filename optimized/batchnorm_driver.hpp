@@ -168,8 +168,9 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   if (train) {
     pool::run_parts(a.core_mask, p.parts(), [&](int part) {
       LaneSpan s = span(0);
-      s.row_begin = p.apply_row(part);
-      s.row_end = p.apply_row(part + 1);
+      // Last rows first (see apply_span): part 0 takes the last range.
+      s.row_begin = p.apply_row(p.parts() - 1 - part);
+      s.row_end = p.apply_row(p.parts() - part);
       s.lane_begin = 0;
       s.lane_end = W;
       apply_span(T, s);

@@ -243,20 +243,25 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
   }
 }
 
+// Rows from the last to the first: pass 1 just streamed through the data in
+// row order, so the last rows are the ones still in cache.
 template <DataType T>
 void Apply(const LaneSpan& s) {
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const std::int64_t W = s.width;
-  std::int64_t r = s.row_begin;
-  for (; r + kRowsAtOnce <= s.row_end && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
-       r += kRowsAtOnce) {
+  std::int64_t r = s.row_end;
+  for (; r > s.row_begin && row_lane_end(s, r - 1) != s.lane_end; --r) {
+    ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
+  }
+  for (; r - kRowsAtOnce >= s.row_begin; r -= kRowsAtOnce) {
+    const std::int64_t r0 = r - kRowsAtOnce;
     std::int64_t l = s.lane_begin;
     for (; l + N <= s.lane_end; l += N) {
       const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
       const VD nb = hn::Neg(hn::LoadU(dd, s.b + l)), c = hn::LoadU(dd, s.c + l);
       for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
-        const std::int64_t i = (r + q) * W + l;
+        const std::int64_t i = (r0 + q) * W + l;
         const VD dy = load<T>(s.dy, i);
         const VD d = hn::Sub(load<T>(s.x, i), mu);
         store<T>(s.dx, i, fused(hn::Neg(d), c, fused(a, dy, nb)));
@@ -264,14 +269,14 @@ void Apply(const LaneSpan& s) {
     }
     for (; l < s.lane_end; ++l) {
       for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
-        const std::int64_t i = (r + q) * W + l;
+        const std::int64_t i = (r0 + q) * W + l;
         const double dy = load1<T>(s.dy, i);
         const double d = load1<T>(s.x, i) - s.mean[l];
         store1<T>(s.dx, i, std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l])));
       }
     }
   }
-  for (; r < s.row_end; ++r) ApplyRow<T>(s, r * W, row_lane_end(s, r));
+  for (; r > s.row_begin; --r) ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
 }
 
 void ReduceF32(const LaneSpan& s, const ReduceOut& o, bool dx) {
