@@ -6,6 +6,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 namespace bng::opt::pool {
@@ -39,9 +40,16 @@ class Worker {
       std::lock_guard<std::mutex> lock(mutex_);
       queue_.push_back(std::move(job));
       if (!started_) {
-        started_ = true;
-        // Detached: the pool lives as long as the process (see pool()).
-        std::thread([this] { loop(); }).detach();
+        // Detached: the pool lives as long as the process (see pool()). If no
+        // thread can be made, the caller still runs every part itself (it
+        // claims parts until none is left), so the call completes; the next
+        // call tries again.
+        try {
+          std::thread([this] { loop(); }).detach();
+          started_ = true;
+        } catch (const std::system_error&) {
+          queue_.clear();
+        }
       }
     }
     ready_.notify_one();
