@@ -81,6 +81,10 @@ struct ComboCase {
   const char* target;
 };
 
+void PrintTo(const ComboCase& c, std::ostream* os) {
+  *os << c.target << "/" << bng::combo_name(c.combo);
+}
+
 class CheckPlanted : public ::testing::TestWithParam<ComboCase> {};
 
 }  // namespace

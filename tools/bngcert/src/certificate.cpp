@@ -89,6 +89,13 @@ std::string render_certificate_markdown(const json& c) {
     md += fmt::format("| {} library | `{}` |\n", t, p.get<std::string>());
   md += "\n## Campaign\n\n| | |\n|---|---|\n";
   for (const auto& [key, v] : run.items()) {
+    if (key == "inputs") {  // one row per file, not a JSON blob
+      for (const auto& [name, f] : v.items()) {
+        md += fmt::format("| input {} | `{}` {} {} |\n", name, f["path"].get<std::string>(),
+                          f["dtype"].get<std::string>(), f["shape"].dump());
+      }
+      continue;
+    }
     md += fmt::format("| {} | {} |\n", key, v.is_string() ? v.get<std::string>() : v.dump());
   }
   md +=

@@ -92,7 +92,7 @@ void Density::merge(const Density& o) {
 }
 
 std::string Origin::label() const {
-  if (!spec) return family;
+  if (!spec) return family == "input" ? "dumped files" : family;
   return fmt::format("family {} case {} (seed {:#x}, size {}) via {}", family, case_index, seed,
                      size, prop::describe(*spec));
 }
