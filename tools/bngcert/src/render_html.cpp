@@ -88,10 +88,11 @@ std::string render_html(const json& r) {
     std::string fams;
     for (const auto& f : run["families"])
       fams += (fams.empty() ? "" : ", ") + f["name"].get<std::string>();
-    h += "<tr><th class=\"l\">campaign</th>" +
-         tdl(fmt::format("seed {}, {} cases per kernel × family × mode, sizes up to {}",
-                         show(run["seed"]), show(run["cases_per_series"]), show(run["max_size"]))) +
-         "</tr>";
+    h +=
+        "<tr><th class=\"l\">campaign</th>" +
+        tdl(fmt::format("seed {}, {} cases per kernel × family × mode, sizes up to {}",
+                        run["seed"].dump(), show(run["cases_per_series"]), show(run["max_size"]))) +
+        "</tr>";
     h += "<tr><th class=\"l\">families</th>" + tdl(fams) + "</tr>";
   }
   h += "<tr><th class=\"l\">started, duration</th>" +

@@ -43,7 +43,7 @@ std::string run_line(const json& run) {
   return fmt::format(
       "campaign: seed {}, {} cases per kernel × family × mode (RapidCheck sizes up to {}), "
       "families {}",
-      show(run["seed"]), show(run["cases_per_series"]), show(run["max_size"]), fams);
+      run["seed"].dump(), show(run["cases_per_series"]), show(run["max_size"]), fams);
 }
 
 }  // namespace
