@@ -3,8 +3,9 @@
 # (-DBNG_PLANTED_BUG=one_ulp|reduction_order|write_before_validate) build only
 # the two shared libraries with the bug, point the property tests at them
 # (BNG_LIB_FT78NE / BNG_LIB_MT7004: the runner dlopens whatever they name) and
-# run a reduced property suite. Exits 0 only if EVERY planted bug made the
-# suite fail; a suite that passes on a planted bug is vacuous somewhere.
+# run a reduced property suite. Exits 0 only if the suite passes on the
+# unplanted libraries (baseline) and EVERY planted bug made it fail; a suite
+# that passes on a planted bug is vacuous somewhere. Exit 2: baseline fails.
 #
 # The property tests themselves come from an unplanted build: build/release
 # (the preset scripts/test.sh builds) unless BNG_BITES_TESTS_BUILD names
@@ -27,6 +28,17 @@ exe="$tests_build/tests/properties/properties_tests"
 # point, bit identity, the status rules and the hard cases, 100 cases each.
 filter="Accuracy.*:Reproducible.*:ReproducibleLarge.*:EveryMask.*:FormsIdentical.*:InPlace.*:Status.*:EveryFault.*:HardCases.*"
 seed=${BNG_BITES_SEED:-20261129}
+
+# Baseline: the same suite on the unplanted libraries must pass, or a planted
+# bug "caught" could be a real failure the suite would report anyway.
+echo "=== baseline: unplanted libraries of $tests_build"
+if ! RC_PARAMS="seed=$seed max_success=100" "$exe" --gtest_filter="$filter" >"$tests_build/bites-baseline.log" 2>&1; then
+  echo "    the suite already FAILS without a planted bug; bites inconclusive. Failing tests:"
+  grep '^\[  FAILED  \] [A-Za-z].*(' "$tests_build/bites-baseline.log" | sed 's/^/      /' | head -30
+  echo "bites: FAIL — fix the baseline first (log: $tests_build/bites-baseline.log)"
+  exit 2
+fi
+echo "    passes"
 
 failed_to_bite=()
 for bug in "${bugs[@]}"; do
