@@ -20,7 +20,8 @@ extern "C" {
  * size and alignment, so the ABI is the same either way.
  */
 #if defined(__FLT16_MANT_DIG__) && !defined(BNG_HALF_IS_STORAGE)
-typedef _Float16 half;
+/* __extension__: ISO C11 has no _Float16, and -Wpedantic callers must not pay for it. */
+__extension__ typedef _Float16 half;
 #define BNG_HALF_IS_FLOAT16 1
 #else
 typedef struct bng_half_bits {
