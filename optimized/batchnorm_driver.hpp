@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -18,18 +19,19 @@
 namespace bng::opt {
 
 // Statistics and parameter gradients: read and written once per channel.
+// store: t with |t - y*| <= e (docs/accuracy.md §4).
 struct StatsF32 {
   static double load(const void* p, std::int64_t i) { return static_cast<const float*>(p)[i]; }
-  static void store(void* p, std::int64_t i, double t) {
-    static_cast<float*>(p)[i] = round_to_float(t);
+  static void store(void* p, std::int64_t i, double t, double e) {
+    static_cast<float*>(p)[i] = round_to_float(guard_overflow<F32Limits>(t, e));
   }
 };
 struct StatsF16 {
   static double load(const void* p, std::int64_t i) {
     return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
   }
-  static void store(void* p, std::int64_t i, double t) {
-    static_cast<std::uint16_t*>(p)[i] = round_to_half(t);
+  static void store(void* p, std::int64_t i, double t, double e) {
+    static_cast<std::uint16_t*>(p)[i] = round_to_half(guard_overflow<F16Limits>(t, e));
   }
 };
 
@@ -46,8 +48,8 @@ inline void two_sum_into(double& hi, double& lo, double v) {
 
 // Per-thread scratch, grown and reused: O(width x parts), never O(batch x channel).
 struct Scratch {
-  std::vector<double> lanes;  // mean, invar, a, b, c per lane
-  std::vector<double> parts;  // per row band: hi_b, lo_b, hi_s, lo_s per lane
+  std::vector<double> lanes;  // mean, a, b, c, e0, e1, e2 per lane
+  std::vector<double> parts;  // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
 };
 inline Scratch& call_scratch() {
   thread_local Scratch s;
@@ -88,12 +90,15 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   const std::int64_t W = p.width, C = a.channel;
   const auto m = static_cast<double>(a.batch);
   detail::Scratch& sc = detail::call_scratch();
-  sc.lanes.resize(static_cast<std::size_t>(4 * W));
-  sc.parts.assign(static_cast<std::size_t>(4 * W * p.row_parts), 0.0);
+  sc.lanes.resize(static_cast<std::size_t>(7 * W));
+  sc.parts.assign(static_cast<std::size_t>(6 * W * p.row_parts), 0.0);
   double* const mean = sc.lanes.data();
   double* const ca = mean + W;
   double* const cb = ca + W;
   double* const cc = cb + W;
+  double* const e0 = cc + W;
+  double* const e1 = e0 + W;
+  double* const e2 = e1 + W;
   for (std::int64_t c = 0; c < C; ++c) {
     const double mu = Stats::load(a.mean, c), iv = Stats::load(a.invar, c);
     // Exact: two binary32 significands fit in a double's.
@@ -118,28 +123,34 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
                     mean,
                     ca,
                     cb,
-                    cc};
+                    cc,
+                    e0,
+                    e1,
+                    e2};
   };
   const bool train = a.is_train != 0;
 
   pool::run_parts(a.core_mask, p.parts(), [&](int part) {
     const LaneSpan s = span(part);
-    double* const band = sc.parts.data() + 4 * W * (part / p.col_parts);
+    double* const band = sc.parts.data() + 6 * W * (part / p.col_parts);
     std::vector<double>& acc = detail::block_scratch();
     acc.resize(static_cast<std::size_t>(2 * (s.lane_end - s.lane_begin)));
     reduce_span(T, s,
                 ReduceOut{acc.data(), acc.data() + (s.lane_end - s.lane_begin), band, band + W,
-                          band + 2 * W, band + 3 * W},
+                          band + 2 * W, band + 3 * W, band + 4 * W, band + 5 * W},
                 !train);
   });
 
   // Per channel, in a fixed order (row band, then fold slot): the parts'
-  // (hi, lo) pairs into one compensated sum.
+  // (hi, lo) pairs into one compensated sum, their magnitude sums into plain
+  // sums (the M bounds of docs/accuracy.md §4).
   for (std::int64_t c = 0; c < C; ++c) {
-    double hb = 0, lb = 0, hs = 0, ls = 0;
+    double hb = 0, lb = 0, hs = 0, ls = 0, mb = 0, ms = 0;
     for (int r = 0; r < p.row_parts; ++r) {
-      const double* band = sc.parts.data() + 4 * W * r;
+      const double* band = sc.parts.data() + 6 * W * r;
       for (std::int64_t l = c; l < W; l += C) {
+        mb += band[4 * W + l];
+        ms += band[5 * W + l];
 #ifdef BNG_PLANTED_BUG_REDUCTION_ORDER
         hb += band[l] + band[W + l];
         hs += band[2 * W + l] + band[3 * W + l];
@@ -154,13 +165,21 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     // The pass summed dy*(x - mean); invar enters once per channel.
     const double iv = Stats::load(a.invar, c);
     const double db = hb + lb, ds = (hs + ls) * iv;
-    Stats::store(a.dbias, c, db);
-    Stats::store(a.dscale, c, ds);
+    Stats::store(a.dbias, c, db, kErrorPerMagnitude * mb);
+    const double aiv = std::fabs(iv);
+    Stats::store(a.dscale, c, ds, kErrorPerMagnitude * (aiv * ms));
     if (train) {
       const double b = ca[c] * db / m, k = ca[c] * iv * ds / m;
+      // M_dx = |a|*|dy| + |a|*sum|dy|/m + |d|*(|a|*iv)*(iv*sum|dy*d|)/m, times K.
+      const double ka = kErrorPerMagnitude * std::fabs(ca[c]);
+      const double k1 = ka * mb / m;
+      const double k2 = kErrorPerMagnitude * (std::fabs(ca[c]) * aiv) * (aiv * ms) / m;
       for (std::int64_t l = c; l < W; l += C) {
         cb[l] = b;
         cc[l] = k;
+        e0[l] = ka;
+        e1[l] = k1;
+        e2[l] = k2;
       }
     }
   }

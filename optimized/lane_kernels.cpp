@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "bng/optimized/isa.hpp"
 #include "half_bits.hpp"
@@ -158,22 +159,31 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
       for (; l + N <= s.lane_end; l += N) {
         const VD mu = hn::LoadU(dd, s.mean + l);
         VD sb = hn::LoadU(dd, acc_b + l), ss = hn::LoadU(dd, acc_s + l);
+        VD ab = hn::LoadU(dd, out.abs_b + l), as = hn::LoadU(dd, out.abs_s + l);
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
           const std::int64_t i = base + q * W + l;
           const VD dy = load<T>(s.dy, i);
+          const VD d = hn::Sub(load<T>(s.x, i), mu);
           sb = hn::Add(sb, dy);
-          ss = fused(dy, hn::Sub(load<T>(s.x, i), mu), ss);
+          ss = fused(dy, d, ss);
+          ab = hn::Add(ab, hn::Abs(dy));
+          as = fused(hn::Abs(dy), hn::Abs(d), as);
           if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(hn::LoadU(dd, s.a + l), dy));
         }
         hn::StoreU(sb, dd, acc_b + l);
         hn::StoreU(ss, dd, acc_s + l);
+        hn::StoreU(ab, dd, out.abs_b + l);
+        hn::StoreU(as, dd, out.abs_s + l);
       }
       for (; l < s.lane_end; ++l) {
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
           const std::int64_t i = base + q * W + l;
           const double dy = load1<T>(s.dy, i);
+          const double d = load1<T>(s.x, i) - s.mean[l];
           acc_b[l] += dy;
-          acc_s[l] = std::fma(dy, load1<T>(s.x, i) - s.mean[l], acc_s[l]);
+          acc_s[l] = std::fma(dy, d, acc_s[l]);
+          out.abs_b[l] += std::fabs(dy);
+          out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
           if constexpr (kWriteDx) store1<T>(s.dx, i, s.a[l] * dy);
         }
       }
@@ -187,12 +197,17 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
         const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
         hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
         hn::StoreU(fused(dy, d, hn::LoadU(dd, acc_s + l)), dd, acc_s + l);
+        hn::StoreU(hn::Add(hn::LoadU(dd, out.abs_b + l), hn::Abs(dy)), dd, out.abs_b + l);
+        hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd, out.abs_s + l);
         if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
       }
       for (; l < l1; ++l) {
         const double dy = load1<T>(s.dy, base + l);
+        const double d = load1<T>(s.x, base + l) - s.mean[l];
         acc_b[l] += dy;
-        acc_s[l] = std::fma(dy, load1<T>(s.x, base + l) - s.mean[l], acc_s[l]);
+        acc_s[l] = std::fma(dy, d, acc_s[l]);
+        out.abs_b[l] += std::fabs(dy);
+        out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
         if constexpr (kWriteDx) store1<T>(s.dx, base + l, s.a[l] * dy);
       }
     }
@@ -225,6 +240,34 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
 }
 
 template <DataType T>
+using Limits = std::conditional_t<T == DataType::f32, F32Limits, F16Limits>;
+
+// Training dx of lane l: t, guarded at the overflow threshold by the run-time
+// error bound (only computed there: the bound's inputs are dy and d).
+template <DataType T>
+double guard_dx(const LaneSpan& s, std::int64_t l, double t, double dy, double d) {
+  if (HWY_LIKELY(!(std::fabs(t) >= Limits<T>::overflow))) return t;
+  return guard_overflow<Limits<T>>(t, s.e0[l] * std::fabs(dy) + s.e1[l] + s.e2[l] * std::fabs(d));
+}
+
+// One compare per vector; lanes at or past the threshold (rare) go through
+// guard_dx one by one, the same scalar operations as the tail, the same bits.
+template <DataType T>
+void store_dx(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy, VD d) {
+  const DD dd;
+  if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::Ge(hn::Abs(t), hn::Set(dd, Limits<T>::overflow))))) {
+    HWY_ALIGN double tt[kMaxLanes], ty[kMaxLanes], td[kMaxLanes];
+    hn::Store(t, dd, tt);
+    hn::Store(dy, dd, ty);
+    hn::Store(d, dd, td);
+    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+      tt[k] = guard_dx<T>(s, l + static_cast<std::int64_t>(k), tt[k], ty[k], td[k]);
+    t = hn::Load(dd, tt);
+  }
+  store<T>(s.dx, i, t);
+}
+
+template <DataType T>
 void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
@@ -234,12 +277,13 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
     const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
     const VD q = fused(hn::LoadU(dd, s.a + l), dy, hn::Neg(hn::LoadU(dd, s.b + l)));
     const VD t = fused(hn::Neg(d), hn::LoadU(dd, s.c + l), q);
-    store<T>(s.dx, base + l, t);
+    store_dx<T>(s, base + l, l, t, dy, d);
   }
   for (; l < l1; ++l) {
     const double dy = load1<T>(s.dy, base + l);
     const double d = load1<T>(s.x, base + l) - s.mean[l];
-    store1<T>(s.dx, base + l, std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l])));
+    const double t = std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l]));
+    store1<T>(s.dx, base + l, guard_dx<T>(s, l, t, dy, d));
   }
 }
 
@@ -264,7 +308,7 @@ void Apply(const LaneSpan& s) {
         const std::int64_t i = (r0 + q) * W + l;
         const VD dy = load<T>(s.dy, i);
         const VD d = hn::Sub(load<T>(s.x, i), mu);
-        store<T>(s.dx, i, fused(hn::Neg(d), c, fused(a, dy, nb)));
+        store_dx<T>(s, i, l, fused(hn::Neg(d), c, fused(a, dy, nb)), dy, d);
       }
     }
     for (; l < s.lane_end; ++l) {
@@ -272,7 +316,8 @@ void Apply(const LaneSpan& s) {
         const std::int64_t i = (r0 + q) * W + l;
         const double dy = load1<T>(s.dy, i);
         const double d = load1<T>(s.x, i) - s.mean[l];
-        store1<T>(s.dx, i, std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l])));
+        const double t = std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l]));
+        store1<T>(s.dx, i, guard_dx<T>(s, l, t, dy, d));
       }
     }
   }

@@ -2,9 +2,10 @@
 // overflow rule of docs/accuracy.md §4: t rounds to nearest-even, except that
 // a t between the largest finite value MAX and 2^(emax+1) gives ±MAX, so
 // that an error in t smaller than half an ulp of the top binade can never turn
-// an output whose exact value rounds to a finite number into ±Inf. ±Inf
-// results only from |t| >= 2^(emax+1) (or from Inf/NaN inputs).
-// The vector forms in lane_kernels.cpp produce the same bits.
+// an output whose exact value rounds to a finite number into ±Inf. A finite
+// |t| >= 2^(emax+1) first goes through guard_overflow with a run-time bound
+// e on |t - y*| (docs/accuracy.md §4): ±Inf only if y* certainly rounds to
+// ±Inf, else ±MAX. The vector forms in lane_kernels.cpp produce the same bits.
 #pragma once
 
 #include <cmath>
@@ -19,6 +20,34 @@ inline constexpr double kFloatMax = 0x1.fffffep127;
 inline constexpr double kFloatOverflow = 0x1p128;
 inline constexpr double kHalfMax = 65504.0;
 inline constexpr double kHalfOverflow = 65536.0;
+
+// 140 * 2^-53: times the run-time magnitude bound M_upper, an upper bound on
+// |t - y*| for every output (at most (L + 9) * 2^-53 * M * (1 + 2^-40), L = 128,
+// and M_upper is within a factor 1 +- 2^-22 of M), and at most alpha * M / 2.
+inline constexpr double kErrorPerMagnitude = 140.0 * 0x1p-53;
+
+// The output formats' overflow constants: MAX, 2^(emax+1), and the midpoint
+// MAX + ulp_top / 2 from which (ties to even included) a value rounds to Inf.
+struct F32Limits {
+  static constexpr double max = kFloatMax, overflow = kFloatOverflow;
+  static constexpr double rounds_to_inf = 0x1.ffffffp127;
+};
+struct F16Limits {
+  static constexpr double max = kHalfMax, overflow = kHalfOverflow;
+  static constexpr double rounds_to_inf = 65520.0;
+};
+
+// For a finite |t| >= 2^(emax+1) with |t - y*| <= e: ±Inf (t itself) only
+// when |t| - e > MAX + ulp_top/2, so that y* rounds to ±Inf too; otherwise
+// ±MAX, within ulp(y*) + 2e of y* (docs/accuracy.md §4). Other t unchanged;
+// a NaN e (only from non-finite inputs) keeps t.
+template <class Lim>
+double guard_overflow(double t, double e) {
+  const double a = std::fabs(t);
+  if (a >= Lim::overflow && a <= std::numeric_limits<double>::max() && a - e <= Lim::rounds_to_inf)
+    return std::copysign(Lim::max, t);
+  return t;
+}
 
 inline float round_to_float(double t) {
   const double a = std::fabs(t);
