@@ -21,7 +21,7 @@ import sys
 from collections import defaultdict
 
 NAME = re.compile(r"^(?P<comp>[a-z0-9_]+)/(?P<batch>\d+)x(?P<channel>\d+)/t(?P<threads>\d+)/"
-                  r"(?P<mode>train|infer|copy)(?:/real_time)?$")
+                  r"(?P<mode>train|infer|copy)(?:/repeats:\d+)?(?:/real_time)?$")
 BEGIN, END = "<!-- perf-table:begin -->", "<!-- perf-table:end -->"
 LARGE_TENSOR_BYTES = 64 << 20  # issue 3: "tensors of 64 MiB and more" (one fp32 tensor)
 BARS = {"per_shape": 1.0, "geomean": 1.3, "streaming": 0.8, "half_speedup": 1.6,
