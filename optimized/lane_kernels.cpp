@@ -252,19 +252,28 @@ double guard_dx(const LaneSpan& s, std::int64_t l, double t, double dy, double d
 
 // One compare per vector; lanes at or past the threshold (rare) go through
 // guard_dx one by one, the same scalar operations as the tail, the same bits.
+// Out of line: the stack arrays and scalar loop stay out of the hot loops.
 template <DataType T>
-void store_dx(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy, VD d) {
+HWY_NOINLINE void store_dx_guarded(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy,
+                                   VD d) {
+  const DD dd;
+  HWY_ALIGN double tt[kMaxLanes], ty[kMaxLanes], td[kMaxLanes];
+  hn::Store(t, dd, tt);
+  hn::Store(dy, dd, ty);
+  hn::Store(d, dd, td);
+  for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+    tt[k] = guard_dx<T>(s, l + static_cast<std::int64_t>(k), tt[k], ty[k], td[k]);
+  store<T>(s.dx, i, hn::Load(dd, tt));
+}
+
+template <DataType T>
+HWY_INLINE void store_dx(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy, VD d) {
   const DD dd;
   if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::Ge(hn::Abs(t), hn::Set(dd, Limits<T>::overflow))))) {
-    HWY_ALIGN double tt[kMaxLanes], ty[kMaxLanes], td[kMaxLanes];
-    hn::Store(t, dd, tt);
-    hn::Store(dy, dd, ty);
-    hn::Store(d, dd, td);
-    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
-      tt[k] = guard_dx<T>(s, l + static_cast<std::int64_t>(k), tt[k], ty[k], td[k]);
-    t = hn::Load(dd, tt);
+    store_dx_guarded<T>(s, i, l, t, dy, d);
+  } else {
+    store<T>(s.dx, i, t);
   }
-  store<T>(s.dx, i, t);
 }
 
 template <DataType T>
