@@ -10,6 +10,9 @@
 // alpha = 2 * 137 * 2^-53 * (1 + 2^-40) < 2^-44.9 <= 2^-44.
 // The same binary64 algorithm serves binary16 data, so hp and mp declare the
 // same alpha, far inside their bar of 2^-20. Valid for batch <= 2^30.
+// At the overflow threshold a run-time bound (140 * 2^-53 * M, from per-channel
+// sums of |dy| and |dy*(x-mean)|) decides between ±Inf and ±MAX, so that y is
+// finite wherever y* rounds to a finite value (docs/accuracy.md §4.1).
 #pragma once
 
 namespace bng::opt {
