@@ -79,15 +79,9 @@ double declared_alpha(Target t, Combo c) {
     if (c == Combo::fp) return opt::ft78ne::alpha_fp;
     throw std::invalid_argument("ft78ne implements fp only");
   }
-  switch (c) {
-    case Combo::fp:
-      return opt::mt7004::alpha_fp;
-    case Combo::hp:
-      return opt::mt7004::alpha_hp;
-    case Combo::mp:
-      return opt::mt7004::alpha_mp;
-  }
-  throw std::invalid_argument("unknown combo");
+  const double a = opt::mt7004::alpha(c);
+  if (a == 0) throw std::invalid_argument("unknown combo");
+  return a;
 }
 
 }  // namespace bng::prop

@@ -75,15 +75,7 @@ std::vector<Combo> target_combos() {
 
 double declared_alpha(Combo c) {
 #ifdef BNG_TEST_MT7004
-  switch (c) {
-    case Combo::fp:
-      return opt::mt7004::alpha_fp;
-    case Combo::hp:
-      return opt::mt7004::alpha_hp;
-    case Combo::mp:
-      return opt::mt7004::alpha_mp;
-  }
-  return 0;
+  return opt::mt7004::alpha(c);
 #else
   (void)c;
   return opt::ft78ne::alpha_fp;

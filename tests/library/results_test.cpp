@@ -72,15 +72,7 @@ Combo combo_of(const EntryPoint& e) {
 
 double alpha_of(Combo c) {
 #if defined(BNG_TEST_MT7004)
-  switch (c) {
-    case Combo::fp:
-      return opt::mt7004::alpha_fp;
-    case Combo::hp:
-      return opt::mt7004::alpha_hp;
-    case Combo::mp:
-      return opt::mt7004::alpha_mp;
-  }
-  return 0;
+  return opt::mt7004::alpha(c);
 #else
   (void)c;
   return opt::ft78ne::alpha_fp;

@@ -23,5 +23,21 @@ namespace mt7004 {
 inline constexpr double alpha_fp = 0x1p-44;
 inline constexpr double alpha_hp = 0x1p-44;
 inline constexpr double alpha_mp = 0x1p-44;
+
+// The alpha of the kernel for a type combination: the one lookup every user
+// of these constants calls. Generic over the enum (bng::Combo of the
+// reference) so that the kernels need not depend on the reference.
+template <class ComboEnum>
+constexpr double alpha(ComboEnum c) {
+  switch (c) {
+    case ComboEnum::fp:
+      return alpha_fp;
+    case ComboEnum::hp:
+      return alpha_hp;
+    case ComboEnum::mp:
+      return alpha_mp;
+  }
+  return 0;
+}
 }  // namespace mt7004
 }  // namespace bng::opt
