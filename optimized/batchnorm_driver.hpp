@@ -4,10 +4,12 @@
 // (training dx). docs/accuracy.md follows this code operation by operation.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "bng/optimized/compute.hpp"
@@ -21,12 +23,14 @@ namespace bng::opt {
 // Statistics and parameter gradients: read and written once per channel.
 // store: t with |t - y*| <= e (docs/accuracy.md §4).
 struct StatsF32 {
+  using Limits = F32Limits;
   static double load(const void* p, std::int64_t i) { return static_cast<const float*>(p)[i]; }
   static void store(void* p, std::int64_t i, double t, double e) {
     static_cast<float*>(p)[i] = round_to_float(guard_overflow<F32Limits>(t, e));
   }
 };
 struct StatsF16 {
+  using Limits = F16Limits;
   static double load(const void* p, std::int64_t i) {
     return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
   }
@@ -46,10 +50,13 @@ inline void two_sum_into(double& hi, double& lo, double v) {
   hi = sum;
 }
 
-// Per-thread scratch, grown and reused: O(width x parts), never O(batch x channel).
+// Per-thread scratch, grown and reused: O(width x parts + channel), never
+// O(batch x channel).
 struct Scratch {
-  std::vector<double> lanes;  // mean, a, b, c, e0, e1, e2 per lane
-  std::vector<double> parts;  // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
+  std::vector<double> lanes;       // mean, a, b, c per lane
+  std::vector<double> parts;       // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
+  std::vector<double> magnitudes;  // per channel: sum |dy|, sum |dy|*|x - mean|
+  std::vector<char> known;         // per channel: magnitudes computed
 };
 inline Scratch& call_scratch() {
   thread_local Scratch s;
@@ -59,6 +66,76 @@ inline std::vector<double>& block_scratch() {
   thread_local std::vector<double> acc;
   return acc;
 }
+
+template <DataType T>
+double load_data(const void* p, std::int64_t i) {
+  if constexpr (T == DataType::f32) {
+    return static_cast<const float*>(p)[i];
+  } else {
+    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
+  }
+}
+
+// The magnitudes sum |dy| and sum |dy|*|x - mean| of channel c (the M of
+// dbias and, over invar, of dscale), with exactly the operations and order of
+// pass 1 with magnitudes (lane_kernels.hpp) and the combination after it:
+// per row band and lane a running sum over the rows, then those in band and
+// lane order. So an in-place call, which must sum them in pass 1 before its
+// inputs are overwritten, and any other call, which computes them here only
+// for the rare outputs at the overflow threshold, get the same bits.
+template <DataType T>
+void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int64_t c,
+                        double* sum_abs_dy, double* sum_abs_dy_d) {
+  double mb = 0, ms = 0;
+  for (int r = 0; r < p.row_parts; ++r) {
+    for (std::int64_t l = c; l < p.width; l += p.channel) {
+      double ab = 0, as = 0;
+      for (std::int64_t row = p.row_begin(r); row < p.row_end(r); ++row) {
+        if (row == p.wide_rows - 1 && l >= p.last_lanes) break;
+        const double dy = load_data<T>(a.dy, row * p.width + l);
+        const double d = load_data<T>(a.x, row * p.width + l) - mean;
+        ab += std::fabs(dy);
+        as = std::fma(std::fabs(dy), std::fabs(d), as);
+      }
+      mb += ab;
+      ms += as;
+    }
+  }
+  *sum_abs_dy = mb;
+  *sum_abs_dy_d = ms;
+}
+
+// Training dx's error bound at the overflow threshold (docs/accuracy.md §4):
+// K*|a|*|dy| + K*|a|*sum|dy|/m + |d|*K*(|a|*|iv|)*(|iv|*sum|dy*d|)/m for
+// lane l's channel, its magnitudes computed on first use. Called from any
+// worker (rarely): one lock guards the per-channel cache.
+template <DataType T, class Stats>
+struct DxBound {
+  const Args* args;
+  const Partition* partition;
+  const double* lane_mean;
+  const double* lane_a;
+  Scratch* scratch;
+  std::mutex mutex;
+
+  static double bound(const void* ctx, std::int64_t lane, double dy, double d) {
+    auto* self = static_cast<DxBound*>(const_cast<void*>(ctx));
+    const std::lock_guard<std::mutex> lock(self->mutex);
+    const Args& a = *self->args;
+    const auto c = lane % a.channel;
+    double* const mag = self->scratch->magnitudes.data() + 2 * c;
+    if (!self->scratch->known[static_cast<std::size_t>(c)]) {
+      channel_magnitudes<T>(a, *self->partition, self->lane_mean[lane], c, mag, mag + 1);
+      self->scratch->known[static_cast<std::size_t>(c)] = 1;
+    }
+    const double m = static_cast<double>(a.batch);
+    const double aa = std::fabs(self->lane_a[lane]);
+    const double aiv = std::fabs(Stats::load(a.invar, c));
+    const double ka = kErrorPerMagnitude * aa;
+    return ka * std::fabs(dy) + ka * mag[0] / m +
+           std::fabs(d) * (kErrorPerMagnitude * (aa * aiv) * (aiv * mag[1]) / m);
+  }
+};
 
 #ifdef BNG_PLANTED_BUG_ONE_ULP
 // Planted bug (tests must catch it): one ulp too many on the last dx element.
@@ -82,23 +159,35 @@ void plant_one_ulp(const Args& a) {
 template <DataType T, class Stats>
 void run_batchnorm(const Args& a, const TargetModel& model) {
   Partition p = make_partition(a.batch, a.channel, model);
+  const bool train = a.is_train != 0;
+  constexpr std::int64_t kDataBytes = T == DataType::f32 ? 4 : 2;
+  const bool tiled = train && tile_for_training(p, kDataBytes);
 #ifdef BNG_PLANTED_BUG_REDUCTION_ORDER
   // Planted bug (tests must catch it): row bands follow the number of workers.
-  p.row_parts = static_cast<int>(
-      std::min<std::int64_t>(p.blocks, a.core_mask == 0 ? 1 : std::popcount(a.core_mask)));
+  if (!tiled) {
+    p.row_parts = static_cast<int>(
+        std::min<std::int64_t>(p.blocks, a.core_mask == 0 ? 1 : std::popcount(a.core_mask)));
+  }
 #endif
   const std::int64_t W = p.width, C = a.channel;
   const auto m = static_cast<double>(a.batch);
+  // An in-place call overwrites x or dy, so the magnitudes (needed only at the
+  // overflow threshold) cannot be recomputed later: pass 1 sums them for every
+  // lane. Any other call leaves them out of its hot loop.
+  const bool magnitudes = a.dx == a.x || a.dx == a.dy;
   detail::Scratch& sc = detail::call_scratch();
-  sc.lanes.resize(static_cast<std::size_t>(7 * W));
-  sc.parts.assign(static_cast<std::size_t>(6 * W * p.row_parts), 0.0);
+  sc.lanes.resize(static_cast<std::size_t>(4 * W));
+  sc.parts.resize(static_cast<std::size_t>(6 * W * p.row_parts));
+  for (int r = 0; r < p.row_parts; ++r) {
+    double* const band = sc.parts.data() + 6 * W * r;
+    std::fill(band, band + (magnitudes ? 6 : 4) * W, 0.0);
+  }
+  sc.magnitudes.resize(static_cast<std::size_t>(2 * C));
+  sc.known.assign(static_cast<std::size_t>(C), 0);
   double* const mean = sc.lanes.data();
   double* const ca = mean + W;
   double* const cb = ca + W;
   double* const cc = cb + W;
-  double* const e0 = cc + W;
-  double* const e1 = e0 + W;
-  double* const e2 = e1 + W;
   for (std::int64_t c = 0; c < C; ++c) {
     const double mu = Stats::load(a.mean, c), iv = Stats::load(a.invar, c);
     // Exact: two binary32 significands fit in a double's.
@@ -108,6 +197,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       ca[l] = k;
     }
   }
+  detail::DxBound<T, Stats> dx_bound{&a, &p, mean, ca, &sc, {}};
   const auto span = [&](int part) {
     const int r = part / p.col_parts, k = part % p.col_parts;
     return LaneSpan{a.x,
@@ -124,13 +214,11 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
                     ca,
                     cb,
                     cc,
-                    e0,
-                    e1,
-                    e2};
+                    &detail::DxBound<T, Stats>::bound,
+                    &dx_bound};
   };
-  const bool train = a.is_train != 0;
 
-  pool::run_parts(a.core_mask, p.parts(), [&](int part) {
+  const auto reduce = [&](int part) {
     const LaneSpan s = span(part);
     double* const band = sc.parts.data() + 6 * W * (part / p.col_parts);
     std::vector<double>& acc = detail::block_scratch();
@@ -138,19 +226,21 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     reduce_span(T, s,
                 ReduceOut{acc.data(), acc.data() + (s.lane_end - s.lane_begin), band, band + W,
                           band + 2 * W, band + 3 * W, band + 4 * W, band + 5 * W},
-                !train);
-  });
+                !train, magnitudes);
+  };
 
   // Per channel, in a fixed order (row band, then fold slot): the parts'
-  // (hi, lo) pairs into one compensated sum, their magnitude sums into plain
-  // sums (the M bounds of docs/accuracy.md §4).
-  for (std::int64_t c = 0; c < C; ++c) {
+  // (hi, lo) pairs into one compensated sum, and with magnitudes their
+  // magnitude sums into plain sums (the M bounds of docs/accuracy.md §4).
+  const auto combine = [&](std::int64_t c) {
     double hb = 0, lb = 0, hs = 0, ls = 0, mb = 0, ms = 0;
     for (int r = 0; r < p.row_parts; ++r) {
       const double* band = sc.parts.data() + 6 * W * r;
       for (std::int64_t l = c; l < W; l += C) {
-        mb += band[4 * W + l];
-        ms += band[5 * W + l];
+        if (magnitudes) {
+          mb += band[4 * W + l];
+          ms += band[5 * W + l];
+        }
 #ifdef BNG_PLANTED_BUG_REDUCTION_ORDER
         hb += band[l] + band[W + l];
         hs += band[2 * W + l] + band[3 * W + l];
@@ -165,35 +255,50 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     // The pass summed dy*(x - mean); invar enters once per channel.
     const double iv = Stats::load(a.invar, c);
     const double db = hb + lb, ds = (hs + ls) * iv;
+    using Lim = typename Stats::Limits;
+    if (magnitudes) {
+      sc.known[static_cast<std::size_t>(c)] = 1;
+    } else if (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow) {
+      // Only here does the guard read them: recompute them from the intact inputs.
+      detail::channel_magnitudes<T>(a, p, mean[c], c, &mb, &ms);
+      sc.known[static_cast<std::size_t>(c)] = 1;
+    }
+    sc.magnitudes[static_cast<std::size_t>(2 * c)] = mb;
+    sc.magnitudes[static_cast<std::size_t>(2 * c + 1)] = ms;
+    // Below the threshold Stats::store ignores the bound, so mb = ms = 0 do no harm there.
     Stats::store(a.dbias, c, db, kErrorPerMagnitude * mb);
-    const double aiv = std::fabs(iv);
-    Stats::store(a.dscale, c, ds, kErrorPerMagnitude * (aiv * ms));
+    Stats::store(a.dscale, c, ds, kErrorPerMagnitude * (std::fabs(iv) * ms));
     if (train) {
       const double b = ca[c] * db / m, k = ca[c] * iv * ds / m;
-      // M_dx = |a|*|dy| + |a|*sum|dy|/m + |d|*(|a|*iv)*(iv*sum|dy*d|)/m, times K.
-      const double ka = kErrorPerMagnitude * std::fabs(ca[c]);
-      const double k1 = ka * mb / m;
-      const double k2 = kErrorPerMagnitude * (std::fabs(ca[c]) * aiv) * (aiv * ms) / m;
       for (std::int64_t l = c; l < W; l += C) {
         cb[l] = b;
         cc[l] = k;
-        e0[l] = ka;
-        e1[l] = k1;
-        e2[l] = k2;
       }
     }
-  }
+  };
 
-  if (train) {
+  if (tiled) {
+    // One row band, fold 1: a part's lanes are its channels, all rows.
     pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-      LaneSpan s = span(0);
-      // Last rows first (see apply_span): part 0 takes the last range.
-      s.row_begin = p.apply_row(p.parts() - 1 - part);
-      s.row_end = p.apply_row(p.parts() - part);
-      s.lane_begin = 0;
-      s.lane_end = W;
+      reduce(part);
+      const LaneSpan s = span(part);
+      for (std::int64_t c = s.lane_begin; c < s.lane_end; ++c) combine(c);
       apply_span(T, s);
     });
+  } else {
+    pool::run_parts(a.core_mask, p.parts(), reduce);
+    for (std::int64_t c = 0; c < C; ++c) combine(c);
+    if (train) {
+      pool::run_parts(a.core_mask, p.parts(), [&](int part) {
+        LaneSpan s = span(0);
+        // Last rows first (see apply_span): part 0 takes the last range.
+        s.row_begin = p.apply_row(p.parts() - 1 - part);
+        s.row_end = p.apply_row(p.parts() - part);
+        s.lane_begin = 0;
+        s.lane_end = W;
+        apply_span(T, s);
+      });
+    }
   }
 #ifdef BNG_PLANTED_BUG_ONE_ULP
   if (train) detail::plant_one_ulp<T>(a);

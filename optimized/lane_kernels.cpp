@@ -92,40 +92,75 @@ VD load(const void* p, std::int64_t i) {
 // Rounds t to binary16 precision in double, exactly as double_to_half_rn
 // (ties to even, subnormal spacing 2^-24 below 2^-14): adding and removing
 // C = 1.5 * 2^(e+42), e = max(exponent(|t|), -14), leaves |t| on the grid of
-// spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. The
-// result is a binary16 value (or >= 65536, which the conversion makes Inf),
-// so the two narrowing conversions after it are exact.
+// spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. For
+// |t| < 65520 (try_store's condition; NaN stays NaN) the result is a binary16
+// value, so the two narrowing conversions after it are exact.
 VD round_to_half_precision(VD t) {
   const DD dd;
   const DU du;
-  VD a = hn::Abs(t);
-  const auto clamp =
-      hn::And(hn::Gt(a, hn::Set(dd, kHalfMax)), hn::Lt(a, hn::Set(dd, kHalfOverflow)));
-  a = hn::IfThenElse(clamp, hn::Set(dd, kHalfMax), a);
+  const VD a = hn::Abs(t);
   const VD pow2 = hn::BitCast(dd, hn::And(hn::BitCast(du, a), hn::Set(du, 0x7ff0000000000000ull)));
   const VD c = hn::Mul(hn::Max(pow2, hn::Set(dd, 0x1p-14)), hn::Set(dd, 0x1.8p42));
-  const VD r = hn::Sub(hn::Add(a, c), c);
-  return hn::CopySign(hn::IfThenElse(hn::Lt(a, hn::Set(dd, kHalfOverflow)), r, a), t);
+  return hn::CopySign(hn::Sub(hn::Add(a, c), c), t);
 }
 
+// The vector store: true, or false without storing when some lane needs the
+// scalar rules of output_rounding.hpp (the clamp below the overflow
+// threshold, training dx's guard, Inf): rare, so one test per vector instead
+// of clamping every lane. Where it stores, the bits are those of store1.
 template <DataType T>
-void store(void* p, std::int64_t i, VD t) {
+HWY_INLINE bool try_store(void* p, std::int64_t i, VD t) {
   const DD dd;
-  if constexpr (!kHardwareConversions) {
-    HWY_ALIGN double tmp[kMaxLanes];
-    hn::Store(t, dd, tmp);
-    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
-      store1<T>(p, i + static_cast<std::int64_t>(k), tmp[k]);
-  } else if constexpr (T == DataType::f32) {
-    const VD a = hn::Abs(t);
-    const auto clamp =
-        hn::And(hn::Gt(a, hn::Set(dd, kFloatMax)), hn::Lt(a, hn::Set(dd, kFloatOverflow)));
-    t = hn::IfThenElse(clamp, hn::CopySign(hn::Set(dd, kFloatMax), t), t);
-    hn::StoreU(hn::DemoteTo(DF(), t), DF(), static_cast<float*>(p) + i);
+  if constexpr (T == DataType::f32) {
+    // Rounding to nearest-even gives Inf exactly from MAX + ulp/2 on, where
+    // store1 would clamp or guard; below that it is store1's result.
+    const auto f = hn::DemoteTo(DF(), t);
+    if (HWY_UNLIKELY(!hn::AllFalse(DF(), hn::IsInf(f)))) return false;
+    hn::StoreU(f, DF(), static_cast<float*>(p) + i);
   } else {
+    if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::Ge(hn::Abs(t), hn::Set(dd, F16Limits::rounds_to_inf)))))
+      return false;
+#if HWY_TARGET == HWY_AVX3
+    // Round to odd into binary32 (truncate, then set the last bit where that
+    // was inexact), then to nearest-even into binary16: a correctly rounded
+    // result, because binary32 keeps 13 more bits than binary16 and the set
+    // bit decides ties (Boldo and Melquiond, "Emulation of FMA and correctly
+    // rounded sums: proved algorithms using rounding to odd", 2008). Fewer
+    // operations than round_to_half_precision; the same bits, NaN included
+    // (the last binary32 bit never reaches binary16).
+    const __m512d v = t.raw;
+    const __m256 f = _mm512_cvt_roundpd_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), v, _CMP_NEQ_UQ);
+    const __m256i bits = _mm256_castps_si256(f);
+    const __m256i odd = _mm256_mask_or_epi32(bits, inexact, bits, _mm256_set1_epi32(1));
+    const __m128i h = _mm256_cvtps_ph(_mm256_castsi256_ps(odd), _MM_FROUND_TO_NEAREST_INT);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<std::uint16_t*>(p) + i), h);
+#else
     const auto f = hn::DemoteTo(DF(), round_to_half_precision(t));
     auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
     hn::StoreU(hn::DemoteTo(DH(), f), DH(), h);
+#endif
+  }
+  return true;
+}
+
+// Lane by lane with store1: the portable path, and the rare vectors try_store
+// refuses. Out of line so the stack array stays out of the hot loops.
+template <DataType T>
+HWY_NOINLINE void store_lanes(void* p, std::int64_t i, VD t) {
+  const DD dd;
+  HWY_ALIGN double tt[kMaxLanes];
+  hn::Store(t, dd, tt);
+  for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+    store1<T>(p, i + static_cast<std::int64_t>(k), tt[k]);
+}
+
+template <DataType T>
+HWY_INLINE void store(void* p, std::int64_t i, VD t) {
+  if constexpr (!kHardwareConversions) {
+    store_lanes<T>(p, i, t);
+  } else if (HWY_UNLIKELY(!try_store<T>(p, i, t))) {
+    store_lanes<T>(p, i, t);
   }
 }
 
@@ -139,7 +174,7 @@ std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
 // at a time).
 constexpr std::int64_t kRowsAtOnce = 4;
 
-template <DataType T, bool kWriteDx>
+template <DataType T, bool kWriteDx, bool kMagnitudes>
 void Reduce(const LaneSpan& s, const ReduceOut& out) {
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
@@ -159,21 +194,29 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
       for (; l + N <= s.lane_end; l += N) {
         const VD mu = hn::LoadU(dd, s.mean + l);
         VD sb = hn::LoadU(dd, acc_b + l), ss = hn::LoadU(dd, acc_s + l);
-        VD ab = hn::LoadU(dd, out.abs_b + l), as = hn::LoadU(dd, out.abs_s + l);
+        VD ab = hn::Zero(dd), as = hn::Zero(dd);
+        if constexpr (kMagnitudes) {
+          ab = hn::LoadU(dd, out.abs_b + l);
+          as = hn::LoadU(dd, out.abs_s + l);
+        }
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
           const std::int64_t i = base + q * W + l;
           const VD dy = load<T>(s.dy, i);
           const VD d = hn::Sub(load<T>(s.x, i), mu);
           sb = hn::Add(sb, dy);
           ss = fused(dy, d, ss);
-          ab = hn::Add(ab, hn::Abs(dy));
-          as = fused(hn::Abs(dy), hn::Abs(d), as);
+          if constexpr (kMagnitudes) {
+            ab = hn::Add(ab, hn::Abs(dy));
+            as = fused(hn::Abs(dy), hn::Abs(d), as);
+          }
           if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(hn::LoadU(dd, s.a + l), dy));
         }
         hn::StoreU(sb, dd, acc_b + l);
         hn::StoreU(ss, dd, acc_s + l);
-        hn::StoreU(ab, dd, out.abs_b + l);
-        hn::StoreU(as, dd, out.abs_s + l);
+        if constexpr (kMagnitudes) {
+          hn::StoreU(ab, dd, out.abs_b + l);
+          hn::StoreU(as, dd, out.abs_s + l);
+        }
       }
       for (; l < s.lane_end; ++l) {
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
@@ -182,8 +225,10 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           const double d = load1<T>(s.x, i) - s.mean[l];
           acc_b[l] += dy;
           acc_s[l] = std::fma(dy, d, acc_s[l]);
-          out.abs_b[l] += std::fabs(dy);
-          out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
+          if constexpr (kMagnitudes) {
+            out.abs_b[l] += std::fabs(dy);
+            out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
+          }
           if constexpr (kWriteDx) store1<T>(s.dx, i, s.a[l] * dy);
         }
       }
@@ -197,8 +242,11 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
         const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
         hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
         hn::StoreU(fused(dy, d, hn::LoadU(dd, acc_s + l)), dd, acc_s + l);
-        hn::StoreU(hn::Add(hn::LoadU(dd, out.abs_b + l), hn::Abs(dy)), dd, out.abs_b + l);
-        hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd, out.abs_s + l);
+        if constexpr (kMagnitudes) {
+          hn::StoreU(hn::Add(hn::LoadU(dd, out.abs_b + l), hn::Abs(dy)), dd, out.abs_b + l);
+          hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd,
+                     out.abs_s + l);
+        }
         if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
       }
       for (; l < l1; ++l) {
@@ -206,8 +254,10 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
         const double d = load1<T>(s.x, base + l) - s.mean[l];
         acc_b[l] += dy;
         acc_s[l] = std::fma(dy, d, acc_s[l]);
-        out.abs_b[l] += std::fabs(dy);
-        out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
+        if constexpr (kMagnitudes) {
+          out.abs_b[l] += std::fabs(dy);
+          out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
+        }
         if constexpr (kWriteDx) store1<T>(s.dx, base + l, s.a[l] * dy);
       }
     }
@@ -243,16 +293,15 @@ template <DataType T>
 using Limits = std::conditional_t<T == DataType::f32, F32Limits, F16Limits>;
 
 // Training dx of lane l: t, guarded at the overflow threshold by the run-time
-// error bound (only computed there: the bound's inputs are dy and d).
+// error bound (only asked for there: the bound's inputs are dy and d).
 template <DataType T>
 double guard_dx(const LaneSpan& s, std::int64_t l, double t, double dy, double d) {
   if (HWY_LIKELY(!(std::fabs(t) >= Limits<T>::overflow))) return t;
-  return guard_overflow<Limits<T>>(t, s.e0[l] * std::fabs(dy) + s.e1[l] + s.e2[l] * std::fabs(d));
+  return guard_overflow<Limits<T>>(t, s.dx_error_bound(s.bound_ctx, l, dy, d));
 }
 
-// One compare per vector; lanes at or past the threshold (rare) go through
-// guard_dx one by one, the same scalar operations as the tail, the same bits.
-// Out of line: the stack arrays and scalar loop stay out of the hot loops.
+// Lanes of a vector try_store refused (rare): through guard_dx one by one, the
+// same scalar operations as the tail, the same bits.
 template <DataType T>
 HWY_NOINLINE void store_dx_guarded(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy,
                                    VD d) {
@@ -261,19 +310,18 @@ HWY_NOINLINE void store_dx_guarded(const LaneSpan& s, std::int64_t i, std::int64
   hn::Store(t, dd, tt);
   hn::Store(dy, dd, ty);
   hn::Store(d, dd, td);
-  for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
-    tt[k] = guard_dx<T>(s, l + static_cast<std::int64_t>(k), tt[k], ty[k], td[k]);
-  store<T>(s.dx, i, hn::Load(dd, tt));
+  for (std::size_t k = 0; k < hn::Lanes(dd); ++k) {
+    const auto lane = l + static_cast<std::int64_t>(k);
+    store1<T>(s.dx, i + static_cast<std::int64_t>(k), guard_dx<T>(s, lane, tt[k], ty[k], td[k]));
+  }
 }
 
 template <DataType T>
 HWY_INLINE void store_dx(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy, VD d) {
-  const DD dd;
-  if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::Ge(hn::Abs(t), hn::Set(dd, Limits<T>::overflow))))) {
-    store_dx_guarded<T>(s, i, l, t, dy, d);
-  } else {
-    store<T>(s.dx, i, t);
+  if constexpr (kHardwareConversions) {
+    if (HWY_LIKELY(try_store<T>(s.dx, i, t))) return;
   }
+  store_dx_guarded<T>(s, i, l, t, dy, d);
 }
 
 template <DataType T>
@@ -333,11 +381,19 @@ void Apply(const LaneSpan& s) {
   for (; r > s.row_begin; --r) ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
 }
 
-void ReduceF32(const LaneSpan& s, const ReduceOut& o, bool dx) {
-  dx ? Reduce<DataType::f32, true>(s, o) : Reduce<DataType::f32, false>(s, o);
+template <DataType T>
+void ReduceAny(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
+  if (dx) {
+    mag ? Reduce<T, true, true>(s, o) : Reduce<T, true, false>(s, o);
+  } else {
+    mag ? Reduce<T, false, true>(s, o) : Reduce<T, false, false>(s, o);
+  }
 }
-void ReduceF16(const LaneSpan& s, const ReduceOut& o, bool dx) {
-  dx ? Reduce<DataType::f16, true>(s, o) : Reduce<DataType::f16, false>(s, o);
+void ReduceF32(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
+  ReduceAny<DataType::f32>(s, o, dx, mag);
+}
+void ReduceF16(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
+  ReduceAny<DataType::f16>(s, o, dx, mag);
 }
 void ApplyF32(const LaneSpan& s) {
   Apply<DataType::f32>(s);
@@ -356,13 +412,14 @@ HWY_EXPORT(ReduceF16);
 HWY_EXPORT(ApplyF32);
 HWY_EXPORT(ApplyF16);
 
-void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx) {
+void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
+                 bool magnitudes) {
   if (isa_forced_portable()) {
-    t == DataType::f32 ? HWY_STATIC_DISPATCH(ReduceF32)(s, out, write_dx)
-                       : HWY_STATIC_DISPATCH(ReduceF16)(s, out, write_dx);
+    t == DataType::f32 ? HWY_STATIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
+                       : HWY_STATIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes);
   } else {
-    t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx)
-                       : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx);
+    t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
+                       : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes);
   }
 }
 

@@ -25,19 +25,22 @@ struct LaneSpan {
   const double* a;  // scale*invar
   const double* b;  // a*dbias/m                     (training dx only)
   const double* c;  // (a*invar)*(invar*sum dy*(x-mean))/m  (training dx only)
-  // Training dx's run-time error bound |t - y*| <= e0*|dy| + e1 + e2*|x - mean|
-  // (docs/accuracy.md §4), read only where |t| reaches the overflow threshold.
-  const double* e0;
-  const double* e1;
-  const double* e2;
+  // Training dx's run-time error bound |t - y*| <= e (docs/accuracy.md §4),
+  // asked for only where |t| reaches the overflow threshold (rare): the
+  // driver may have to compute the magnitudes it rests on first.
+  double (*dx_error_bound)(const void* ctx, std::int64_t lane, double dy, double d);
+  const void* bound_ctx;
 };
 
 // Pass 1: per lane, sums of dy and (by fma) dy*(x - mean) over each block of kBlockRows wide
 // rows in double (into acc_b/acc_s, scratch of lane_end - lane_begin each),
 // each block total then added error-free (TwoSum) into hi, its error into lo
-// (indexed by lane). Plain running sums of |dy| and |dy|*|x - mean| go into
-// abs_b/abs_s (indexed by lane): the magnitudes M bounding the error at the
-// overflow threshold. With write_dx it also stores inference dx = a*dy.
+// (indexed by lane). With magnitudes, plain running sums of |dy| and
+// |dy|*|x - mean| go into abs_b/abs_s (indexed by lane): the magnitudes M
+// bounding the error at the overflow threshold. They are needed only there,
+// so the driver asks for them only when an in-place call will overwrite the
+// inputs they come from (otherwise it recomputes them on demand, in the same
+// order: lane_magnitude). With write_dx it also stores inference dx = a*dy.
 struct ReduceOut {
   double* acc_b;
   double* acc_s;
@@ -48,10 +51,11 @@ struct ReduceOut {
   double* abs_b;
   double* abs_s;
 };
-void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx);
+void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
+                 bool magnitudes);
 
 // Pass 2 (training): dx = fma(-(x - mean), c, fma(a, dy, -b)), two roundings,
-// then guard_overflow (output_rounding.hpp) with the bound from e0, e1, e2.
+// then guard_overflow (output_rounding.hpp) with the bound from dx_error_bound.
 void apply_span(DataType t, const LaneSpan& s);
 
 }  // namespace bng::opt

@@ -31,7 +31,9 @@ Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetM
     const std::int64_t step = p.lane_group / std::gcd<std::int64_t>(channel, p.lane_group);
     p.fold = step * ((kMinWidth + step * channel - 1) / (step * channel));
   }
-  p.fold = std::min(p.fold, batch);
+  // No more fold slots than blocks of rows: a short batch (4 x 64) would
+  // otherwise pay for combining and clearing many mostly idle lanes.
+  p.fold = std::min(p.fold, (batch + kBlockRows - 1) / kBlockRows);
   p.width = p.fold * channel;
   p.wide_rows = (batch + p.fold - 1) / p.fold;
   p.last_lanes = (batch - (p.wide_rows - 1) * p.fold) * channel;
@@ -54,6 +56,19 @@ Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetM
   p.row_parts = static_cast<int>(rows);
   p.col_parts = static_cast<int>(cols);
   return p;
+}
+
+bool tile_for_training(Partition& p, std::int64_t data_bytes) {
+  // Folded lanes of one channel lie across the whole width: no column tiles.
+  if (p.fold != 1) return false;
+  // No overflow: the validated byte sizes fit ptrdiff_t.
+  if (p.wide_rows * p.width * data_bytes < kMinTileData / 2) return false;
+  std::int64_t lanes = kTileBytes / (p.wide_rows * 2 * data_bytes);
+  lanes = std::min(lanes, p.width / p.parts()) / p.lane_group * p.lane_group;
+  if (lanes * data_bytes < kMinTileRun || (p.width + lanes - 1) / lanes > (1 << 24)) return false;
+  p.row_parts = 1;
+  p.col_parts = static_cast<int>((p.width + lanes - 1) / lanes);
+  return true;
 }
 
 }  // namespace bng::opt

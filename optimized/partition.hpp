@@ -52,4 +52,22 @@ struct Partition {
 
 Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetModel& target);
 
+// Training reads x and dy twice. Where the batch is short enough that a
+// column tile of x and dy (all rows) fits kTileBytes in runs of at least
+// kMinTileRun bytes per row, the partition becomes one row band and column
+// tiles, each part running pass 1, its channels' combination and pass 2 for
+// its tile alone, so that pass 2 reads what pass 1 just brought into the cache
+// instead of memory (on a DSP: one DMA of the tile into local memory, not two).
+// Measured on the project machine (docs/performance.md): shorter runs per row
+// defeat the hardware prefetchers and cost more than the second read saves,
+// and below kMinTileData bytes of x and dy the second read comes from the
+// last-level cache anyway, so tiles gain nothing there.
+// Changes p and returns true, or leaves it and returns false. From the shape
+// only, like make_partition; there are never fewer parts than without tiles,
+// and parts() may exceed the cores (the pool hands tiles out).
+inline constexpr std::int64_t kTileBytes = 1536 * 1024;  // 3/4 of a 2 MiB L2
+inline constexpr std::int64_t kMinTileRun = 2048;
+inline constexpr std::int64_t kMinTileData = 32 * 1024 * 1024;
+bool tile_for_training(Partition& p, std::int64_t data_bytes);
+
 }  // namespace bng::opt

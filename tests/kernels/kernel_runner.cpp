@@ -96,16 +96,32 @@ RawOutputs run_raw(const Case& c, unsigned core_mask) {
   return run_raw(encode_case(c), core_mask);
 }
 
-RawOutputs run_raw(const Encoded& e, unsigned core_mask) {
+RawOutputs run_raw(const Encoded& e, unsigned core_mask, InPlace in_place) {
   const Case& c = *e.c;
-  const auto &x = e.x, &dy = e.dy, &mean = e.mean, &invar = e.invar, &scale = e.scale;
+  const auto &mean = e.mean, &invar = e.invar, &scale = e.scale;
   RawOutputs r;
-  r.dx.assign(x.size(), 0xa5);  // poison: every byte must be written
-  r.dbias.assign(mean.size(), 0xa5);
+  r.dbias.assign(mean.size(), 0xa5);  // poison: every byte must be written
   r.dscale.assign(mean.size(), 0xa5);
-  const opt::Args a{x.data(),     dy.data(),    r.dx.data(),    mean.data(),
-                    invar.data(), scale.data(), r.dbias.data(), r.dscale.data(),
-                    c.batch,      c.channel,    c.is_train,     core_mask};
+  const std::uint8_t* x = e.x.data();
+  const std::uint8_t* dy = e.dy.data();
+  if (in_place == InPlace::none) {
+    r.dx.assign(e.x.size(), 0xa5);
+  } else {
+    r.dx = in_place == InPlace::x ? e.x : e.dy;
+    (in_place == InPlace::x ? x : dy) = r.dx.data();
+  }
+  const opt::Args a{x,
+                    dy,
+                    r.dx.data(),
+                    mean.data(),
+                    invar.data(),
+                    scale.data(),
+                    r.dbias.data(),
+                    r.dscale.data(),
+                    c.batch,
+                    c.channel,
+                    c.is_train,
+                    core_mask};
 #ifdef BNG_TEST_MT7004
   switch (c.combo) {
     case Combo::fp:

@@ -36,8 +36,10 @@ struct Encoded {
 };
 Encoded encode_case(const Case& c);
 
-// core_mask 0 runs as _p (the caller alone).
-RawOutputs run_raw(const Encoded& e, unsigned core_mask);
+// core_mask 0 runs as _p (the caller alone). In place: dx is the x or dy
+// buffer (a copy of it, so the case stays intact).
+enum class InPlace : std::uint8_t { none, x, dy };
+RawOutputs run_raw(const Encoded& e, unsigned core_mask, InPlace in_place = InPlace::none);
 RawOutputs run_raw(const Case& c, unsigned core_mask);
 Outputs decode(const Case& c, const RawOutputs& raw);
 

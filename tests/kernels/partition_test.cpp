@@ -3,6 +3,7 @@
 // every core, row bands on block boundaries, lanes covered exactly once.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 
 #include "kernel_runner.hpp"
@@ -55,6 +56,37 @@ TEST(BNG_KSUITE(Partition), TinyCallsStayOnTheCallerAndNarrowTensorsUseEveryCore
     EXPECT_EQ(narrow.parts(), t.cores);
     EXPECT_EQ(narrow.width % t.vector_lanes, 0);
     EXPECT_EQ(make_partition(16384, 4096, t).parts(), t.cores);
+  }
+}
+
+TEST(BNG_KSUITE(Partition), TrainingTilesOnlyShortWideBatchesAndCoverEveryLane) {
+  for (const TargetModel& t : kModels) {
+    for (const std::int64_t bytes : {4, 2}) {
+      // Tiled: 256 x 65536 (64 MiB of binary32 per tensor, 32 MiB of binary16).
+      Partition p = make_partition(256, 65536, t);
+      const int untiled_parts = p.parts();
+      ASSERT_TRUE(tile_for_training(p, bytes)) << bytes;
+      EXPECT_EQ(p.row_parts, 1);
+      EXPECT_GE(p.parts(), untiled_parts);
+      std::int64_t lanes = 0;
+      for (int k = 0; k < p.col_parts; ++k) {
+        EXPECT_EQ(p.lane_begin(k), lanes);
+        const std::int64_t tile = p.lane_end(k) - p.lane_begin(k);
+        EXPECT_GE(tile * bytes, kMinTileRun);
+        EXPECT_LE(tile * p.wide_rows * 2 * bytes,
+                  kTileBytes + t.vector_lanes * p.wide_rows * 2 * bytes);
+        lanes = p.lane_end(k);
+      }
+      EXPECT_EQ(lanes, p.width);
+      // Not tiled: cache-sized data, folded narrow tensors, rows too short per tile.
+      for (const auto& s :
+           {std::array<std::int64_t, 2>{1024, 1024}, {64, 256}, {1048576, 4}, {16384, 4096}}) {
+        Partition q = make_partition(s[0], s[1], t);
+        const Partition before = q;
+        EXPECT_FALSE(tile_for_training(q, bytes)) << s[0] << "x" << s[1];
+        EXPECT_EQ(q.parts(), before.parts());
+      }
+    }
   }
 }
 
