@@ -53,7 +53,7 @@ inline void two_sum_into(double& hi, double& lo, double v) {
 // Per-thread scratch, grown and reused: O(width x parts + channel), never
 // O(batch x channel).
 struct Scratch {
-  std::vector<double> lanes;       // mean, a, b, c per lane
+  std::vector<double> lanes;       // mean, a, b, -c per lane
   std::vector<double> parts;       // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
   std::vector<double> magnitudes;  // per channel: sum |dy|, sum |dy|*|x - mean|
   std::vector<char> known;         // per channel: magnitudes computed
@@ -155,6 +155,8 @@ void plant_one_ulp(const Args& a) {
 #endif
 
 }  // namespace detail
+
+inline constexpr std::int64_t kPooledCombineChannels = 512;
 
 template <DataType T, class Stats>
 void run_batchnorm(const Args& a, const TargetModel& model) {
@@ -272,7 +274,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       const double b = ca[c] * db / m, k = ca[c] * iv * ds / m;
       for (std::int64_t l = c; l < W; l += C) {
         cb[l] = b;
-        cc[l] = k;
+        cc[l] = -k;
       }
     }
   };
@@ -287,7 +289,14 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     });
   } else {
     pool::run_parts(a.core_mask, p.parts(), reduce);
-    for (std::int64_t c = 0; c < C; ++c) combine(c);
+    // Channels combine independently: many of them are spread over the pool
+    // too (about 50 ns each; 1024 channels would otherwise keep the other
+    // cores waiting for ~50 us).
+    const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
+    pool::run_parts(a.core_mask, combine_parts, [&](int k) {
+      const std::int64_t end = C * (k + 1) / combine_parts;
+      for (std::int64_t c = C * k / combine_parts; c < end; ++c) combine(c);
+    });
     if (train) {
       pool::run_parts(a.core_mask, p.parts(), [&](int part) {
         LaneSpan s = span(0);

@@ -333,13 +333,13 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
     const VD dy = load<T>(s.dy, base + l);
     const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
     const VD q = fused(hn::LoadU(dd, s.a + l), dy, hn::Neg(hn::LoadU(dd, s.b + l)));
-    const VD t = fused(hn::Neg(d), hn::LoadU(dd, s.c + l), q);
+    const VD t = fused(d, hn::LoadU(dd, s.nc + l), q);
     store_dx<T>(s, base + l, l, t, dy, d);
   }
   for (; l < l1; ++l) {
     const double dy = load1<T>(s.dy, base + l);
     const double d = load1<T>(s.x, base + l) - s.mean[l];
-    const double t = std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l]));
+    const double t = std::fma(d, s.nc[l], std::fma(s.a[l], dy, -s.b[l]));
     store1<T>(s.dx, base + l, guard_dx<T>(s, l, t, dy, d));
   }
 }
@@ -360,12 +360,12 @@ void Apply(const LaneSpan& s) {
     std::int64_t l = s.lane_begin;
     for (; l + N <= s.lane_end; l += N) {
       const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
-      const VD nb = hn::Neg(hn::LoadU(dd, s.b + l)), c = hn::LoadU(dd, s.c + l);
+      const VD nb = hn::Neg(hn::LoadU(dd, s.b + l)), nc = hn::LoadU(dd, s.nc + l);
       for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
         const std::int64_t i = (r0 + q) * W + l;
         const VD dy = load<T>(s.dy, i);
         const VD d = hn::Sub(load<T>(s.x, i), mu);
-        store_dx<T>(s, i, l, fused(hn::Neg(d), c, fused(a, dy, nb)), dy, d);
+        store_dx<T>(s, i, l, fused(d, nc, fused(a, dy, nb)), dy, d);
       }
     }
     for (; l < s.lane_end; ++l) {
@@ -373,7 +373,7 @@ void Apply(const LaneSpan& s) {
         const std::int64_t i = (r0 + q) * W + l;
         const double dy = load1<T>(s.dy, i);
         const double d = load1<T>(s.x, i) - s.mean[l];
-        const double t = std::fma(-d, s.c[l], std::fma(s.a[l], dy, -s.b[l]));
+        const double t = std::fma(d, s.nc[l], std::fma(s.a[l], dy, -s.b[l]));
         store1<T>(s.dx, i, guard_dx<T>(s, l, t, dy, d));
       }
     }

@@ -22,9 +22,10 @@ struct LaneSpan {
   std::int64_t lane_begin, lane_end;
   // Per-lane coefficients, indexed by lane (0 .. width).
   const double* mean;
-  const double* a;  // scale*invar
-  const double* b;  // a*dbias/m                     (training dx only)
-  const double* c;  // (a*invar)*(invar*sum dy*(x-mean))/m  (training dx only)
+  const double* a;   // scale*invar
+  const double* b;   // a*dbias/m                     (training dx only)
+  const double* nc;  // -(a*invar)*(invar*sum dy*(x-mean))/m, negated so that pass 2
+                     // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
   // Training dx's run-time error bound |t - y*| <= e (docs/accuracy.md §4),
   // asked for only where |t| reaches the overflow threshold (rare): the
   // driver may have to compute the magnitudes it rests on first.
@@ -54,7 +55,7 @@ struct ReduceOut {
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes);
 
-// Pass 2 (training): dx = fma(-(x - mean), c, fma(a, dy, -b)), two roundings,
+// Pass 2 (training): dx = fma(x - mean, nc, fma(a, dy, -b)), two roundings,
 // then guard_overflow (output_rounding.hpp) with the bound from dx_error_bound.
 void apply_span(DataType t, const LaneSpan& s);
 
