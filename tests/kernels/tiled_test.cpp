@@ -1,0 +1,56 @@
+// Training in column tiles (tile_for_training, partition.hpp): only short,
+// wide batches of at least 32 MiB of x and dy take that path, too large for
+// the property campaign's shapes, so it is checked here on the smallest such
+// shapes: every output within 1 ulp + alpha*M of the exact reference, the
+// same bits for core masks 0 and 0x3 and in place (dx == x), on data near
+// overflow (the guard's magnitudes are then computed per channel while other
+// tiles run) and, for hp, on ordinary data.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "bng/optimized/isa.hpp"
+#include "case_builders.hpp"
+#include "ft78ne/target.hpp"
+#include "kernel_runner.hpp"
+#include "mt7004/target.hpp"
+#include "partition.hpp"
+
+namespace bng::ktest {
+namespace {
+
+TEST(BNG_KSUITE(KernelTiled), ShortWideTrainingMatchesTheReference) {
+  // Tiling is the driver's, the same on every vector path; the lane kernels'
+  // portable path is covered by the other tests.
+  if (opt::isa_forced_portable()) GTEST_SKIP() << "the run-time path covers tiling";
+  std::uint64_t seed = 0x711e;
+  for (const Combo combo : target_combos()) {
+    const std::int64_t bytes = data_format(combo) == Format::binary32 ? 4 : 2;
+    const std::int64_t batch = 128 * 4 / bytes, channel = 32768;
+    // The shape is one the kernels tile (else this test would test nothing new).
+#ifdef BNG_TEST_MT7004
+    opt::Partition p = opt::make_partition(batch, channel, opt::mt7004::kModel);
+#else
+    opt::Partition p = opt::make_partition(batch, channel, opt::ft78ne::kModel);
+#endif
+    ASSERT_TRUE(opt::tile_for_training(p, bytes));
+    // One kind per type combination keeps the reference's work (4-8 M
+    // elements a case) to seconds.
+    for (const Hard h : {combo == Combo::hp ? Hard::random : Hard::near_overflow}) {
+      ++seed;
+      const Case c = make_case(combo, h, batch, channel, 1, seed);
+      const std::string what =
+          "seed " + std::to_string(seed) + " kind " + hard_name(h) + " isa " + opt::isa_name();
+      const Encoded e = encode_case(c);
+      const RawOutputs r3 = run_raw(e, 0x3);
+      EXPECT_TRUE(run_raw(e, 0x0) == r3) << what << ": masks 0 and 0x3 differ";
+      EXPECT_TRUE(run_raw(e, 0x3, InPlace::x) == r3) << what << ": dx == x differs";
+      const std::string fail = check_against_reference(c, decode(c, r3), what);
+      EXPECT_TRUE(fail.empty()) << fail;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bng::ktest
