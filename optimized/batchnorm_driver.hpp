@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 #include <vector>
 
 #include "bng/optimized/compute.hpp"
@@ -279,12 +280,39 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     }
   };
 
+  // Channels [begin, end): a vector at a time where combine_channels can
+  // (one band, fold 1, no magnitudes: lane = channel), else one by one; the
+  // same operations either way.
+  const bool vector_combine = p.row_parts == 1 && p.fold == 1 && !magnitudes;
+  const CombineSpan cs{sc.parts.data(),
+                       sc.parts.data() + W,
+                       sc.parts.data() + 2 * W,
+                       sc.parts.data() + 3 * W,
+                       ca,
+                       a.invar,
+                       a.dbias,
+                       a.dscale,
+                       cb,
+                       cc,
+                       m,
+                       train};
+  constexpr DataType kStatsType = std::is_same_v<Stats, StatsF32> ? DataType::f32 : DataType::f16;
+  const auto combine_range = [&](std::int64_t begin, std::int64_t end) {
+    std::int64_t c = begin;
+    while (c < end) {
+      if (vector_combine) c = combine_channels(kStatsType, cs, c, end);
+      // What combine_channels left: a vector at the overflow threshold, or the tail.
+      const std::int64_t stop = std::min(end, c + 64);
+      for (; c < stop; ++c) combine(c);
+    }
+  };
+
   if (tiled) {
     // One row band, fold 1: a part's lanes are its channels, all rows.
     pool::run_parts(a.core_mask, p.parts(), [&](int part) {
       reduce(part);
       const LaneSpan s = span(part);
-      for (std::int64_t c = s.lane_begin; c < s.lane_end; ++c) combine(c);
+      combine_range(s.lane_begin, s.lane_end);
       apply_span(T, s);
     });
   } else {
@@ -294,8 +322,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     // cores waiting for ~50 us).
     const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
     pool::run_parts(a.core_mask, combine_parts, [&](int k) {
-      const std::int64_t end = C * (k + 1) / combine_parts;
-      for (std::int64_t c = C * k / combine_parts; c < end; ++c) combine(c);
+      combine_range(C * k / combine_parts, C * (k + 1) / combine_parts);
     });
     if (train) {
       pool::run_parts(a.core_mask, p.parts(), [&](int part) {

@@ -381,6 +381,42 @@ void Apply(const LaneSpan& s) {
   for (; r > s.row_begin; --r) ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
 }
 
+template <DataType S>
+std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
+  const VD m = hn::Set(dd, s.m), zero = hn::Zero(dd), limit = hn::Set(dd, Limits<S>::rounds_to_inf);
+  // detail::two_sum_into(hi = 0, lo = 0, v), then lo += w, as the scalar code.
+  const auto from_zero = [&](VD v, VD w) {
+    const VD sum = hn::Add(zero, v);
+    const VD bv = hn::Sub(sum, zero);
+    const VD lo = hn::Add(zero, hn::Add(hn::Sub(zero, hn::Sub(sum, bv)), hn::Sub(v, bv)));
+    return hn::Add(sum, hn::Add(lo, w));
+  };
+  std::int64_t c = begin;
+  for (; c + N <= end; c += N) {
+    const VD db = from_zero(hn::LoadU(dd, s.hi_b + c), hn::LoadU(dd, s.lo_b + c));
+    const VD iv = load<S>(s.invar, c);
+    const VD ds = hn::Mul(from_zero(hn::LoadU(dd, s.hi_s + c), hn::LoadU(dd, s.lo_s + c)), iv);
+    const auto high = hn::Or(hn::Ge(hn::Abs(db), limit), hn::Ge(hn::Abs(ds), limit));
+    if (HWY_UNLIKELY(!hn::AllFalse(dd, high))) break;
+    store<S>(s.dbias, c, db);
+    store<S>(s.dscale, c, ds);
+    if (s.train) {
+      const VD a = hn::LoadU(dd, s.a + c);
+      hn::StoreU(hn::Div(hn::Mul(a, db), m), dd, s.b + c);
+      hn::StoreU(hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m)), dd, s.nc + c);
+    }
+  }
+  return c;
+}
+std::int64_t CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  return Combine<DataType::f32>(s, begin, end);
+}
+std::int64_t CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  return Combine<DataType::f16>(s, begin, end);
+}
+
 template <DataType T>
 void ReduceAny(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
   if (dx) {
@@ -411,6 +447,18 @@ HWY_EXPORT(ReduceF32);
 HWY_EXPORT(ReduceF16);
 HWY_EXPORT(ApplyF32);
 HWY_EXPORT(ApplyF16);
+HWY_EXPORT(CombineF32);
+HWY_EXPORT(CombineF16);
+
+std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
+                              std::int64_t end) {
+  if (isa_forced_portable()) {
+    return stats == DataType::f32 ? HWY_STATIC_DISPATCH(CombineF32)(s, begin, end)
+                                  : HWY_STATIC_DISPATCH(CombineF16)(s, begin, end);
+  }
+  return stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(CombineF32)(s, begin, end)
+                                : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
+}
 
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes) {

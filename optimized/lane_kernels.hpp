@@ -55,6 +55,33 @@ struct ReduceOut {
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes);
 
+// The per-channel combination after pass 1 in its most common form - one
+// row band, fold 1 (lane = channel), no magnitudes - a vector of channels at
+// a time, with exactly the operations of the driver's scalar combination
+// (batchnorm_driver.hpp), hence the same bits: db = hi_b (+) (0 + lo_b) by
+// TwoSum from zero, ds = (hi_s (+) lo_s) * invar, stored as dbias/dscale in the
+// statistics type; for training also b = a*db/m and nc = -(a*invar*ds/m).
+struct CombineSpan {
+  const double* hi_b;
+  const double* lo_b;
+  const double* hi_s;
+  const double* lo_s;
+  const double* a;
+  const void* invar;
+  void* dbias;
+  void* dscale;
+  double* b;   // training only
+  double* nc;  // training only
+  double m;
+  bool train;
+};
+// Channels from `begin` on, whole vectors while each lies below the
+// statistics type's overflow threshold (there the driver's guard and
+// magnitudes are needed), up to `end`. Returns the first channel not done:
+// the caller combines it (and what remains of a vector) with the scalar code.
+std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
+                              std::int64_t end);
+
 // Pass 2 (training): dx = fma(x - mean, nc, fma(a, dy, -b)), two roundings,
 // then guard_overflow (output_rounding.hpp) with the bound from dx_error_bound.
 void apply_span(DataType t, const LaneSpan& s);
