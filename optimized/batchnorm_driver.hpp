@@ -318,8 +318,8 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   } else {
     pool::run_parts(a.core_mask, p.parts(), reduce);
     // Channels combine independently: many of them are spread over the pool
-    // too (about 50 ns each; 1024 channels would otherwise keep the other
-    // cores waiting for ~50 us).
+    // too, rather than keep the other cores waiting (up to ~20 ns a channel
+    // one at a time: tens of us for thousands of channels).
     const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
     pool::run_parts(a.core_mask, combine_parts, [&](int k) {
       combine_range(C * k / combine_parts, C * (k + 1) / combine_parts);
