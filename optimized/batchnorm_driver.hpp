@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
-#include <type_traits>
 #include <vector>
 
 #include "bng/optimized/compute.hpp"
@@ -18,27 +17,23 @@
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
 #include "partition.hpp"
+#include "scalar_elements.hpp"
 
 namespace bng::opt {
 
 // Statistics and parameter gradients: read and written once per channel.
 // store: t with |t - y*| <= e (docs/accuracy.md §4).
-struct StatsF32 {
-  using Limits = F32Limits;
-  static double load(const void* p, std::int64_t i) { return static_cast<const float*>(p)[i]; }
+template <DataType T>
+struct StatsOf {
+  static constexpr DataType type = T;
+  using Lim = Limits<T>;
+  static double load(const void* p, std::int64_t i) { return load1<T>(p, i); }
   static void store(void* p, std::int64_t i, double t, double e) {
-    static_cast<float*>(p)[i] = round_to_float(guard_overflow<F32Limits>(t, e));
+    store1<T>(p, i, guard_overflow<Lim>(t, e));
   }
 };
-struct StatsF16 {
-  using Limits = F16Limits;
-  static double load(const void* p, std::int64_t i) {
-    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
-  }
-  static void store(void* p, std::int64_t i, double t, double e) {
-    static_cast<std::uint16_t*>(p)[i] = round_to_half(guard_overflow<F16Limits>(t, e));
-  }
-};
+using StatsF32 = StatsOf<DataType::f32>;
+using StatsF16 = StatsOf<DataType::f16>;
 
 namespace detail {
 
@@ -68,15 +63,6 @@ inline std::vector<double>& block_scratch() {
   return acc;
 }
 
-template <DataType T>
-double load_data(const void* p, std::int64_t i) {
-  if constexpr (T == DataType::f32) {
-    return static_cast<const float*>(p)[i];
-  } else {
-    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
-  }
-}
-
 // The magnitudes sum |dy| and sum |dy|*|x - mean| of channel c (the M of
 // dbias and, over invar, of dscale), with exactly the operations and order of
 // pass 1 with magnitudes (lane_kernels.hpp) and the combination after it:
@@ -93,8 +79,8 @@ void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int
       double ab = 0, as = 0;
       for (std::int64_t row = p.row_begin(r); row < p.row_end(r); ++row) {
         if (row == p.wide_rows - 1 && l >= p.last_lanes) break;
-        const double dy = load_data<T>(a.dy, row * p.width + l);
-        const double d = load_data<T>(a.x, row * p.width + l) - mean;
+        const double dy = load1<T>(a.dy, row * p.width + l);
+        const double d = load1<T>(a.x, row * p.width + l) - mean;
         ab += std::fabs(dy);
         as = std::fma(std::fabs(dy), std::fabs(d), as);
       }
@@ -258,16 +244,18 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     // The pass summed dy*(x - mean); invar enters once per channel.
     const double iv = Stats::load(a.invar, c);
     const double db = hb + lb, ds = (hs + ls) * iv;
-    using Lim = typename Stats::Limits;
-    if (magnitudes) {
-      sc.known[static_cast<std::size_t>(c)] = 1;
-    } else if (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow) {
+    using Lim = typename Stats::Lim;
+    bool known = magnitudes;
+    if (!known && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
       // Only here does the guard read them: recompute them from the intact inputs.
       detail::channel_magnitudes<T>(a, p, mean[c], c, &mb, &ms);
+      known = true;
+    }
+    if (known) {  // pass 2's guard (DxBound) reuses them
+      sc.magnitudes[static_cast<std::size_t>(2 * c)] = mb;
+      sc.magnitudes[static_cast<std::size_t>(2 * c + 1)] = ms;
       sc.known[static_cast<std::size_t>(c)] = 1;
     }
-    sc.magnitudes[static_cast<std::size_t>(2 * c)] = mb;
-    sc.magnitudes[static_cast<std::size_t>(2 * c + 1)] = ms;
     // Below the threshold Stats::store ignores the bound, so mb = ms = 0 do no harm there.
     Stats::store(a.dbias, c, db, kErrorPerMagnitude * mb);
     Stats::store(a.dscale, c, ds, kErrorPerMagnitude * (std::fabs(iv) * ms));
@@ -296,14 +284,13 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
                        cc,
                        m,
                        train};
-  constexpr DataType kStatsType = std::is_same_v<Stats, StatsF32> ? DataType::f32 : DataType::f16;
   const auto combine_range = [&](std::int64_t begin, std::int64_t end) {
     std::int64_t c = begin;
     while (c < end) {
-      if (vector_combine) c = combine_channels(kStatsType, cs, c, end);
-      // What combine_channels left: a vector at the overflow threshold, or the tail.
-      const std::int64_t stop = std::min(end, c + 64);
-      for (; c < stop; ++c) combine(c);
+      if (vector_combine) c = combine_channels(Stats::type, cs, c, end);
+      // A channel combine_channels left (in a vector at the overflow threshold,
+      // or in the tail): one by one until the vector path can go on.
+      if (c < end) combine(c++);
     }
   };
 

@@ -9,6 +9,7 @@
 #include "half_bits.hpp"
 #include "output_rounding.hpp"
 #include "partition.hpp"
+#include "scalar_elements.hpp"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "lane_kernels.cpp"
@@ -52,26 +53,9 @@ VD fused(VD a, VD b, VD c) {
   }
 }
 
-// Scalar forms for the lanes after the last whole vector: the same double
-// operations in the same order as the vector forms, hence the same bits.
-template <DataType T>
-double load1(const void* p, std::int64_t i) {
-  if constexpr (T == DataType::f32) {
-    return static_cast<const float*>(p)[i];
-  } else {
-    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
-  }
-}
-
-template <DataType T>
-void store1(void* p, std::int64_t i, double t) {
-  if constexpr (T == DataType::f32) {
-    static_cast<float*>(p)[i] = round_to_float(t);
-  } else {
-    static_cast<std::uint16_t*>(p)[i] = round_to_half(t);
-  }
-}
-
+// The lanes after the last whole vector use load1/store1 (scalar_elements.hpp):
+// the same double operations in the same order as the vector forms, hence the
+// same bits.
 template <DataType T>
 VD load(const void* p, std::int64_t i) {
   const DD dd;
@@ -288,9 +272,6 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
     }
   }
 }
-
-template <DataType T>
-using Limits = std::conditional_t<T == DataType::f32, F32Limits, F16Limits>;
 
 // Training dx of lane l: t, guarded at the overflow threshold by the run-time
 // error bound (only asked for there: the bound's inputs are dy and d).

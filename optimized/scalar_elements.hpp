@@ -1,0 +1,37 @@
+// One element of a tensor read into, or rounded out of, binary64: the scalar
+// forms that the vector loops' tails, the statistics and the guard's
+// recomputation all share, so that they give the same bits.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "half_bits.hpp"
+#include "lane_kernels.hpp"
+#include "output_rounding.hpp"
+
+namespace bng::opt {
+
+template <DataType T>
+using Limits = std::conditional_t<T == DataType::f32, F32Limits, F16Limits>;
+
+template <DataType T>
+double load1(const void* p, std::int64_t i) {
+  if constexpr (T == DataType::f32) {
+    return static_cast<const float*>(p)[i];
+  } else {
+    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
+  }
+}
+
+// Rounded once, with the overflow rule of output_rounding.hpp.
+template <DataType T>
+void store1(void* p, std::int64_t i, double t) {
+  if constexpr (T == DataType::f32) {
+    static_cast<float*>(p)[i] = round_to_float(t);
+  } else {
+    static_cast<std::uint16_t*>(p)[i] = round_to_half(t);
+  }
+}
+
+}  // namespace bng::opt
