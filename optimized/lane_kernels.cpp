@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "binary32_coefficients.hpp"
 #include "bng/optimized/isa.hpp"
 #include "half_bits.hpp"
 #include "output_rounding.hpp"
@@ -362,6 +363,96 @@ void Apply(const LaneSpan& s) {
   for (; r > s.row_begin; --r) ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
 }
 
+// narrow_coefficient (binary32_coefficients.hpp) a vector at a time.
+hn::Vec<DF> narrow_coefficients(VD v) {
+  const DD dd;
+  const VD a = hn::Abs(v);
+  const auto ok =
+      hn::Or(hn::Eq(v, hn::Zero(dd)), hn::And(hn::Ge(a, hn::Set(dd, kFloatMinNormal)),
+                                              hn::Lt(a, hn::Set(dd, F32Limits::rounds_to_inf))));
+  return hn::DemoteTo(DF(), hn::IfThenElse(ok, v, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
+}
+
+// Pass 2 of binary16 data in binary32 (docs/accuracy.md §3.1): 16 lanes per
+// AVX-512 vector instead of 8, no binary64 conversions, one hardware rounding
+// to binary16.
+using DS = hn::ScalableTag<float>;
+using VS = hn::Vec<DS>;
+using DSH = hn::Rebind<hwy::float16_t, DS>;
+
+// One element: the binary32 formula, rounded once (store1 of a binary32 value
+// below 65520 is round-to-nearest-even, like the vector conversion); where
+// its result is not below 65520 (Inf, NaN, a NaN coefficient), the binary64
+// formula of ApplyRow with its guard.
+void dx_half(const LaneSpan& s, std::int64_t i, std::int64_t l) {
+  constexpr auto H = DataType::f16;
+  const auto dy = static_cast<float>(load1<H>(s.dy, i));  // exact
+  const float d = static_cast<float>(load1<H>(s.x, i)) - s.mean32[l];
+  const float t = std::fma(d, s.nc32[l], std::fma(s.a32[l], dy, s.nb32[l]));
+  if (std::fabs(t) < static_cast<float>(F16Limits::rounds_to_inf)) {
+    store1<H>(s.dx, i, t);
+    return;
+  }
+  const double dy64 = load1<H>(s.dy, i);
+  const double d64 = load1<H>(s.x, i) - s.mean[l];
+  const double t64 = std::fma(d64, s.nc[l], std::fma(s.a[l], dy64, -s.b[l]));
+  store1<H>(s.dx, i, guard_dx<H>(s, l, t64, dy64, d64));
+}
+
+HWY_NOINLINE void dx_half_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l, std::int64_t n) {
+  for (std::int64_t k = 0; k < n; ++k) dx_half(s, i + k, l + k);
+}
+
+HWY_INLINE VS load_half(const void* p, std::int64_t i) {
+  const auto* h = reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
+  return hn::PromoteTo(DS(), hn::LoadU(DSH(), h));
+}
+
+// Rows [row_begin, row_end), lanes [lane_begin, l1) of each: whole vectors
+// where the hardware converts, with coefficients loaded once per `rows`
+// consecutive rows; every lane of a vector whose results are not all below
+// 65520 goes through dx_half, as do the lanes after the last whole vector.
+void apply_half_rows(const LaneSpan& s, std::int64_t first_row, std::int64_t rows,
+                     std::int64_t l1) {
+  std::int64_t l = s.lane_begin;
+  if constexpr (kHardwareConversions) {
+    const DS ds;
+    const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
+    const VS limit = hn::Set(ds, static_cast<float>(F16Limits::rounds_to_inf));
+    for (; l + N <= l1; l += N) {
+      const VS mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
+      const VS nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
+      for (std::int64_t q = 0; q < rows; ++q) {
+        const std::int64_t i = (first_row + q) * s.width + l;
+        const VS d = hn::Sub(load_half(s.x, i), mu);
+        const VS t = hn::MulAdd(d, nc, hn::MulAdd(a, load_half(s.dy, i), nb));
+        if (HWY_LIKELY(hn::AllTrue(ds, hn::Lt(hn::Abs(t), limit)))) {
+          auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(s.dx) + i);
+          hn::StoreU(hn::DemoteTo(DSH(), t), DSH(), h);
+        } else {
+          dx_half_lanes(s, i, l, N);
+        }
+      }
+    }
+  }
+  for (std::int64_t q = 0; q < rows; ++q) {
+    const std::int64_t base = (first_row + q) * s.width;
+    for (std::int64_t k = l; k < l1; ++k) dx_half(s, base + k, k);
+  }
+}
+
+// The row order of Apply.
+void ApplyHalf(const LaneSpan& s) {
+  std::int64_t r = s.row_end;
+  for (; r > s.row_begin && row_lane_end(s, r - 1) != s.lane_end; --r) {
+    apply_half_rows(s, r - 1, 1, row_lane_end(s, r - 1));
+  }
+  for (; r - kRowsAtOnce >= s.row_begin; r -= kRowsAtOnce) {
+    apply_half_rows(s, r - kRowsAtOnce, kRowsAtOnce, s.lane_end);
+  }
+  for (; r > s.row_begin; --r) apply_half_rows(s, r - 1, 1, row_lane_end(s, r - 1));
+}
+
 template <DataType S>
 std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
   const DD dd;
@@ -385,8 +476,14 @@ std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end)
     store<S>(s.dscale, c, ds);
     if (s.train) {
       const VD a = hn::LoadU(dd, s.a + c);
-      hn::StoreU(hn::Div(hn::Mul(a, db), m), dd, s.b + c);
-      hn::StoreU(hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m)), dd, s.nc + c);
+      const VD b = hn::Div(hn::Mul(a, db), m);
+      const VD nc = hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m));
+      hn::StoreU(b, dd, s.b + c);
+      hn::StoreU(nc, dd, s.nc + c);
+      if (s.nb32 != nullptr) {
+        hn::StoreU(narrow_coefficients(hn::Neg(b)), DF(), s.nb32 + c);
+        hn::StoreU(narrow_coefficients(nc), DF(), s.nc32 + c);
+      }
     }
   }
   return c;
@@ -416,7 +513,7 @@ void ApplyF32(const LaneSpan& s) {
   Apply<DataType::f32>(s);
 }
 void ApplyF16(const LaneSpan& s) {
-  Apply<DataType::f16>(s);
+  ApplyHalf(s);
 }
 
 }  // namespace bng::opt::HWY_NAMESPACE

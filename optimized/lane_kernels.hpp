@@ -26,6 +26,13 @@ struct LaneSpan {
   const double* b;   // a*dbias/m                     (training dx only)
   const double* nc;  // -(a*invar)*(invar*sum dy*(x-mean))/m, negated so that pass 2
                      // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
+  // Binary16 data, training: the same coefficients rounded to binary32 for
+  // pass 2's binary32 arithmetic (-b stored), NaN where a channel's must stay
+  // in binary64 (narrow_coefficient, binary32_coefficients.hpp).
+  const float* mean32;
+  const float* a32;
+  const float* nb32;
+  const float* nc32;
   // Training dx's run-time error bound |t - y*| <= e (docs/accuracy.md §4),
   // asked for only where |t| reaches the overflow threshold (rare): the
   // driver may have to compute the magnitudes it rests on first.
@@ -70,8 +77,10 @@ struct CombineSpan {
   const void* invar;
   void* dbias;
   void* dscale;
-  double* b;   // training only
-  double* nc;  // training only
+  double* b;    // training only
+  double* nc;   // training only
+  float* nb32;  // training on binary16 data only (else null): narrow_coefficient(-b)
+  float* nc32;  // and narrow_coefficient(nc)
   double m;
   bool train;
 };
@@ -84,6 +93,10 @@ std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t
 
 // Pass 2 (training): dx = fma(x - mean, nc, fma(a, dy, -b)), two roundings,
 // then guard_overflow (output_rounding.hpp) with the bound from dx_error_bound.
+// Binary16 data runs the same formula in binary32 (mean32 .. nc32, three
+// roundings) and rounds it once to binary16; a lane whose binary32 result is
+// not below 65520 in magnitude (overflow, NaN, a NaN coefficient) is redone
+// in binary64 as above (docs/accuracy.md §3.1).
 void apply_span(DataType t, const LaneSpan& s);
 
 }  // namespace bng::opt
