@@ -51,7 +51,7 @@ inline void two_sum_into(double& hi, double& lo, double v) {
 // O(batch x channel).
 struct Scratch {
   std::vector<double> lanes;       // mean, a, b, -c per lane
-  std::vector<float> lanes32;      // binary16 training: mean, a, -b, -c per lane in binary32
+  std::vector<float> lanes32;      // binary16 data: mean, a, -b, -c per lane in binary32
   std::vector<double> parts;       // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
   std::vector<double> magnitudes;  // per channel: sum |dy|, sum |dy|*|x - mean|
   std::vector<char> known;         // per channel: magnitudes computed
@@ -179,11 +179,12 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   double* const ca = mean + W;
   double* const cb = ca + W;
   double* const cc = cb + W;
-  // Pass 2 of binary16 data runs in binary32 (docs/accuracy.md §3.1).
-  const bool binary32_pass2 = train && T == DataType::f16;
-  sc.lanes32.resize(binary32_pass2 ? static_cast<std::size_t>(4 * W) : 0);
-  float* const mean32 = binary32_pass2 ? sc.lanes32.data() : nullptr;
-  float* const a32 = binary32_pass2 ? mean32 + W : nullptr;
+  // Binary16 data: dx in binary32 (docs/accuracy.md §3.1).
+  constexpr bool binary32_dx = T == DataType::f16;
+  const bool binary32_pass2 = train && binary32_dx;
+  sc.lanes32.resize(binary32_dx ? static_cast<std::size_t>(4 * W) : 0);
+  float* const mean32 = binary32_dx ? sc.lanes32.data() : nullptr;
+  float* const a32 = binary32_dx ? mean32 + W : nullptr;
   float* const nb32 = binary32_pass2 ? a32 + W : nullptr;
   float* const nc32 = binary32_pass2 ? nb32 + W : nullptr;
   for (std::int64_t c = 0; c < C; ++c) {
@@ -193,7 +194,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
     for (std::int64_t l = c; l < W; l += C) {
       mean[l] = mu;
       ca[l] = k;
-      if (binary32_pass2) {
+      if (binary32_dx) {
         mean32[l] = static_cast<float>(mu);  // exact: a binary16 or binary32 value
         a32[l] = narrow_coefficient(k);
       }

@@ -56,22 +56,26 @@ VD fused(VD a, VD b, VD c) {
 
 // The lanes after the last whole vector use load1/store1 (scalar_elements.hpp):
 // the same double operations in the same order as the vector forms, hence the
-// same bits.
+// same bits. A load is a binary32 vector first (exact), then widened.
 template <DataType T>
-VD load(const void* p, std::int64_t i) {
-  const DD dd;
+hn::Vec<DF> load_narrow(const void* p, std::int64_t i) {
+  const DF df;
   if constexpr (T == DataType::f32) {
-    return hn::PromoteTo(dd, hn::LoadU(DF(), static_cast<const float*>(p) + i));
+    return hn::LoadU(df, static_cast<const float*>(p) + i);
   } else if constexpr (kHardwareConversions) {
     const auto* h =
         reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
-    return hn::PromoteTo(dd, hn::PromoteTo(DF(), hn::LoadU(DH(), h)));
+    return hn::PromoteTo(df, hn::LoadU(DH(), h));
   } else {
-    HWY_ALIGN double tmp[kMaxLanes];
-    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
-      tmp[k] = load1<T>(p, i + static_cast<std::int64_t>(k));
-    return hn::Load(dd, tmp);
+    HWY_ALIGN float tmp[kMaxLanes];
+    for (std::size_t k = 0; k < hn::Lanes(df); ++k)
+      tmp[k] = static_cast<float>(load1<T>(p, i + static_cast<std::int64_t>(k)));
+    return hn::Load(df, tmp);
   }
+}
+template <DataType T>
+VD load(const void* p, std::int64_t i) {
+  return hn::PromoteTo(DD(), load_narrow<T>(p, i));
 }
 
 // Rounds t to binary16 precision in double, exactly as double_to_half_rn
@@ -149,6 +153,65 @@ HWY_INLINE void store(void* p, std::int64_t i, VD t) {
   }
 }
 
+// Pass 2 of binary16 data in binary32 (docs/accuracy.md §3.1): 16 lanes per
+// AVX-512 vector instead of 8, no binary64 conversions, one hardware rounding
+// to binary16.
+using DS = hn::ScalableTag<float>;
+using VS = hn::Vec<DS>;
+using DSH = hn::Rebind<hwy::float16_t, DS>;
+
+HWY_INLINE VS load_half(const void* p, std::int64_t i) {
+  const auto* h = reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
+  return hn::PromoteTo(DS(), hn::LoadU(DSH(), h));
+}
+
+// Inference dx of one element. Binary16 data (docs/accuracy.md §3.1):
+// a32*dy in binary32, rounded once (store1 of a binary32 value below 65520 is
+// round-to-nearest-even, like the vector conversion); where that product is
+// not below 65520 (overflow, NaN, a NaN coefficient) a*dy in binary64 as for
+// binary32 data.
+template <DataType T>
+void infer1(const LaneSpan& s, std::int64_t i, std::int64_t l, double dy) {
+  if constexpr (T == DataType::f16) {
+    const float t = s.a32[l] * static_cast<float>(dy);
+    if (std::fabs(t) < static_cast<float>(F16Limits::rounds_to_inf)) {
+      store1<T>(s.dx, i, t);
+      return;
+    }
+  }
+  store1<T>(s.dx, i, s.a[l] * dy);
+}
+
+template <DataType T>
+HWY_NOINLINE void infer_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l, VD dy) {
+  HWY_ALIGN double ty[kMaxLanes];
+  hn::Store(dy, DD(), ty);
+  for (std::size_t k = 0; k < hn::Lanes(DD()); ++k) {
+    const auto o = static_cast<std::int64_t>(k);
+    infer1<T>(s, i + o, l + o, ty[k]);
+  }
+}
+
+// The vector form of infer1; dy32 is dy before its widening.
+template <DataType T>
+HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, VD dy, hn::Vec<DF> dy32) {
+  if constexpr (T == DataType::f32) {
+    store<T>(s.dx, i, hn::Mul(hn::LoadU(DD(), s.a + l), dy));
+  } else if constexpr (kHardwareConversions) {
+    const DF df;
+    const auto t = hn::Mul(hn::LoadU(df, s.a32 + l), dy32);
+    if (HWY_LIKELY(hn::AllTrue(
+            df, hn::Lt(hn::Abs(t), hn::Set(df, static_cast<float>(F16Limits::rounds_to_inf)))))) {
+      auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(s.dx) + i);
+      hn::StoreU(hn::DemoteTo(DH(), t), DH(), h);
+    } else {
+      infer_lanes<T>(s, i, l, dy);
+    }
+  } else {
+    infer_lanes<T>(s, i, l, dy);
+  }
+}
+
 std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
   return r == s.last_row && s.last_lanes < s.lane_end ? s.last_lanes : s.lane_end;
 }
@@ -186,7 +249,8 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
         }
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
           const std::int64_t i = base + q * W + l;
-          const VD dy = load<T>(s.dy, i);
+          const auto dy32 = load_narrow<T>(s.dy, i);
+          const VD dy = hn::PromoteTo(dd, dy32);
           const VD d = hn::Sub(load<T>(s.x, i), mu);
           sb = hn::Add(sb, dy);
           ss = fused(dy, d, ss);
@@ -194,7 +258,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
             ab = hn::Add(ab, hn::Abs(dy));
             as = fused(hn::Abs(dy), hn::Abs(d), as);
           }
-          if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(hn::LoadU(dd, s.a + l), dy));
+          if constexpr (kWriteDx) infer<T>(s, i, l, dy, dy32);
         }
         hn::StoreU(sb, dd, acc_b + l);
         hn::StoreU(ss, dd, acc_s + l);
@@ -214,7 +278,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
             out.abs_b[l] += std::fabs(dy);
             out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
           }
-          if constexpr (kWriteDx) store1<T>(s.dx, i, s.a[l] * dy);
+          if constexpr (kWriteDx) infer1<T>(s, i, l, dy);
         }
       }
     }
@@ -223,7 +287,8 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
       const std::int64_t base = r * W;
       std::int64_t l = l0;
       for (; l + N <= l1; l += N) {
-        const VD dy = load<T>(s.dy, base + l);
+        const auto dy32 = load_narrow<T>(s.dy, base + l);
+        const VD dy = hn::PromoteTo(dd, dy32);
         const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
         hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
         hn::StoreU(fused(dy, d, hn::LoadU(dd, acc_s + l)), dd, acc_s + l);
@@ -232,7 +297,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd,
                      out.abs_s + l);
         }
-        if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
+        if constexpr (kWriteDx) infer<T>(s, base + l, l, dy, dy32);
       }
       for (; l < l1; ++l) {
         const double dy = load1<T>(s.dy, base + l);
@@ -243,7 +308,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           out.abs_b[l] += std::fabs(dy);
           out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
         }
-        if constexpr (kWriteDx) store1<T>(s.dx, base + l, s.a[l] * dy);
+        if constexpr (kWriteDx) infer1<T>(s, base + l, l, dy);
       }
     }
     // TwoSum (Knuth): hi + e == old hi + block total exactly.
@@ -373,13 +438,6 @@ hn::Vec<DF> narrow_coefficients(VD v) {
   return hn::DemoteTo(DF(), hn::IfThenElse(ok, v, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
 }
 
-// Pass 2 of binary16 data in binary32 (docs/accuracy.md §3.1): 16 lanes per
-// AVX-512 vector instead of 8, no binary64 conversions, one hardware rounding
-// to binary16.
-using DS = hn::ScalableTag<float>;
-using VS = hn::Vec<DS>;
-using DSH = hn::Rebind<hwy::float16_t, DS>;
-
 // One element: the binary32 formula, rounded once (store1 of a binary32 value
 // below 65520 is round-to-nearest-even, like the vector conversion); where
 // its result is not below 65520 (Inf, NaN, a NaN coefficient), the binary64
@@ -401,11 +459,6 @@ void dx_half(const LaneSpan& s, std::int64_t i, std::int64_t l) {
 
 HWY_NOINLINE void dx_half_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l, std::int64_t n) {
   for (std::int64_t k = 0; k < n; ++k) dx_half(s, i + k, l + k);
-}
-
-HWY_INLINE VS load_half(const void* p, std::int64_t i) {
-  const auto* h = reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
-  return hn::PromoteTo(DS(), hn::LoadU(DSH(), h));
 }
 
 // Rows [row_begin, row_end), lanes [lane_begin, l1) of each: whole vectors

@@ -26,9 +26,10 @@ struct LaneSpan {
   const double* b;   // a*dbias/m                     (training dx only)
   const double* nc;  // -(a*invar)*(invar*sum dy*(x-mean))/m, negated so that pass 2
                      // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
-  // Binary16 data, training: the same coefficients rounded to binary32 for
-  // pass 2's binary32 arithmetic (-b stored), NaN where a channel's must stay
-  // in binary64 (narrow_coefficient, binary32_coefficients.hpp).
+  // Binary16 data: the same coefficients rounded to binary32 for dx in
+  // binary32 (inference: a32; training: all four, -b stored), NaN where a
+  // channel's must stay in binary64 (narrow_coefficient,
+  // binary32_coefficients.hpp). Null for binary32 data.
   const float* mean32;
   const float* a32;
   const float* nb32;
@@ -48,7 +49,8 @@ struct LaneSpan {
 // bounding the error at the overflow threshold. They are needed only there,
 // so the driver asks for them only when an in-place call will overwrite the
 // inputs they come from (otherwise it recomputes them on demand, in the same
-// order: lane_magnitude). With write_dx it also stores inference dx = a*dy.
+// order: lane_magnitude). With write_dx it also stores inference dx = a*dy
+// (binary16 data: a32*dy in binary32 where that is below 65520, see infer1).
 struct ReduceOut {
   double* acc_b;
   double* acc_s;

@@ -9,9 +9,9 @@
 // dbias (L+1.04), dscale (L+4), inference dx 1), and the final rounding at
 // most doubles that on top of half an ulp:
 // alpha = 2 * 137 * 2^-53 * (1 + 2^-40) < 2^-44.9 <= 2^-44.
-// On binary16 data (hp, mp) training dx is computed in binary32 from the
-// binary64 coefficients rounded to binary32: t within
-// (3 * 2^-24 + 2^-45) * M (1 + 2^-22) of y*, so
+// On binary16 data (hp, mp) dx is computed in binary32 from the binary64
+// coefficients rounded to binary32: t within (3 * 2^-24 + 2^-45) * M (1 + 2^-22)
+// of y* for training (2 * 2^-24 * M for inference), so
 // alpha = 2 * (3 * 2^-24 + 2^-45) * (1 + 2^-22) < 2^-21.41 <= 2^-21, inside their bar of 2^-20.
 // Valid for batch <= 2^30.
 #pragma once
