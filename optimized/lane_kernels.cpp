@@ -192,14 +192,27 @@ HWY_NOINLINE void infer_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l,
   }
 }
 
-// The vector form of infer1; dy32 is dy before its widening.
+// The coefficient of inference dx for lanes l.. as infer takes it: a, or a32
+// for binary16 data.
 template <DataType T>
-HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, VD dy, hn::Vec<DF> dy32) {
+HWY_INLINE auto infer_coefficient(const LaneSpan& s, std::int64_t l) {
   if constexpr (T == DataType::f32) {
-    store<T>(s.dx, i, hn::Mul(hn::LoadU(DD(), s.a + l), dy));
+    return hn::LoadU(DD(), s.a + l);
+  } else {
+    return hn::LoadU(DF(), s.a32 + l);
+  }
+}
+
+// The vector form of infer1; dy32 is dy before its widening, k from
+// infer_coefficient.
+template <DataType T, class K>
+HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, K k, VD dy,
+                      hn::Vec<DF> dy32) {
+  if constexpr (T == DataType::f32) {
+    store<T>(s.dx, i, hn::Mul(k, dy));
   } else if constexpr (kHardwareConversions) {
     const DF df;
-    const auto t = hn::Mul(hn::LoadU(df, s.a32 + l), dy32);
+    const auto t = hn::Mul(k, dy32);
     if (HWY_LIKELY(hn::AllTrue(
             df, hn::Lt(hn::Abs(t), hn::Set(df, static_cast<float>(F16Limits::rounds_to_inf)))))) {
       auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(s.dx) + i);
@@ -212,6 +225,10 @@ HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, VD dy, 
   }
 }
 
+// kLocalSpan: the hot loops work on a const local copy of their LaneSpan.
+// Their vector stores (through may_alias vector types) could otherwise
+// modify the caller's span as far as the compiler knows, which makes it
+// reload every pointer and coefficient address after each store.
 std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
   return r == s.last_row && s.last_lanes < s.lane_end ? s.last_lanes : s.lane_end;
 }
@@ -223,7 +240,8 @@ std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
 constexpr std::int64_t kRowsAtOnce = 4;
 
 template <DataType T, bool kWriteDx, bool kMagnitudes>
-void Reduce(const LaneSpan& s, const ReduceOut& out) {
+void Reduce(const LaneSpan& span, const ReduceOut& out) {
+  const LaneSpan s = span;  // see kLocalSpan
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const std::int64_t l0 = s.lane_begin;
@@ -247,6 +265,8 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           ab = hn::LoadU(dd, out.abs_b + l);
           as = hn::LoadU(dd, out.abs_s + l);
         }
+        const auto k = infer_coefficient<T>(s, l);
+#pragma GCC unroll 4
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
           const std::int64_t i = base + q * W + l;
           const auto dy32 = load_narrow<T>(s.dy, i);
@@ -258,7 +278,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
             ab = hn::Add(ab, hn::Abs(dy));
             as = fused(hn::Abs(dy), hn::Abs(d), as);
           }
-          if constexpr (kWriteDx) infer<T>(s, i, l, dy, dy32);
+          if constexpr (kWriteDx) infer<T>(s, i, l, k, dy, dy32);
         }
         hn::StoreU(sb, dd, acc_b + l);
         hn::StoreU(ss, dd, acc_s + l);
@@ -297,7 +317,7 @@ void Reduce(const LaneSpan& s, const ReduceOut& out) {
           hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd,
                      out.abs_s + l);
         }
-        if constexpr (kWriteDx) infer<T>(s, base + l, l, dy, dy32);
+        if constexpr (kWriteDx) infer<T>(s, base + l, l, infer_coefficient<T>(s, l), dy, dy32);
       }
       for (; l < l1; ++l) {
         const double dy = load1<T>(s.dy, base + l);
@@ -394,7 +414,8 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
 // Rows from the last to the first: pass 1 just streamed through the data in
 // row order, so the last rows are the ones still in cache.
 template <DataType T>
-void Apply(const LaneSpan& s) {
+void Apply(const LaneSpan& span) {
+  const LaneSpan s = span;  // see kLocalSpan
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const std::int64_t W = s.width;
@@ -408,6 +429,7 @@ void Apply(const LaneSpan& s) {
     for (; l + N <= s.lane_end; l += N) {
       const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
       const VD nb = hn::Neg(hn::LoadU(dd, s.b + l)), nc = hn::LoadU(dd, s.nc + l);
+#pragma GCC unroll 4
       for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
         const std::int64_t i = (r0 + q) * W + l;
         const VD dy = load<T>(s.dy, i);
@@ -465,8 +487,9 @@ HWY_NOINLINE void dx_half_lanes(const LaneSpan& s, std::int64_t i, std::int64_t 
 // where the hardware converts, with coefficients loaded once per `rows`
 // consecutive rows; every lane of a vector whose results are not all below
 // 65520 goes through dx_half, as do the lanes after the last whole vector.
-void apply_half_rows(const LaneSpan& s, std::int64_t first_row, std::int64_t rows,
+void apply_half_rows(const LaneSpan& span, std::int64_t first_row, std::int64_t rows,
                      std::int64_t l1) {
+  const LaneSpan s = span;  // see kLocalSpan
   std::int64_t l = s.lane_begin;
   if constexpr (kHardwareConversions) {
     const DS ds;
@@ -475,6 +498,7 @@ void apply_half_rows(const LaneSpan& s, std::int64_t first_row, std::int64_t row
     for (; l + N <= l1; l += N) {
       const VS mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
       const VS nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
+#pragma GCC unroll 4
       for (std::int64_t q = 0; q < rows; ++q) {
         const std::int64_t i = (first_row + q) * s.width + l;
         const VS d = hn::Sub(load_half(s.x, i), mu);
