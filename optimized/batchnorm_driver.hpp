@@ -187,17 +187,26 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   float* const a32 = binary32_dx ? mean32 + W : nullptr;
   float* const nb32 = binary32_pass2 ? a32 + W : nullptr;
   float* const nc32 = binary32_pass2 ? nb32 + W : nullptr;
-  for (std::int64_t c = 0; c < C; ++c) {
+  // Lanes [0, C) from the statistics (a vector of channels at a time, the
+  // rest here with the same operations), then copied to the other fold slots.
+  const LaneCoefficients lc{a.mean, a.invar, a.scale, mean, ca, mean32, a32};
+  for (std::int64_t c = prepare_lanes(Stats::type, lc, C); c < C; ++c) {
     const double mu = Stats::load(a.mean, c), iv = Stats::load(a.invar, c);
     // Exact: two binary32 significands fit in a double's.
     const double k = Stats::load(a.scale, c) * iv;
-    for (std::int64_t l = c; l < W; l += C) {
-      mean[l] = mu;
-      ca[l] = k;
-      if (binary32_dx) {
-        mean32[l] = static_cast<float>(mu);  // exact: a binary16 or binary32 value
-        a32[l] = narrow_coefficient(k);
-      }
+    mean[c] = mu;
+    ca[c] = k;
+    if (binary32_dx) {
+      mean32[c] = static_cast<float>(mu);  // exact: a binary16 or binary32 value
+      a32[c] = narrow_coefficient(k);
+    }
+  }
+  for (std::int64_t l = C; l < W; l += C) {
+    std::copy_n(mean, C, mean + l);
+    std::copy_n(ca, C, ca + l);
+    if (binary32_dx) {
+      std::copy_n(mean32, C, mean32 + l);
+      std::copy_n(a32, C, a32 + l);
     }
   }
   detail::DxBound<T, Stats> dx_bound{&a, &p, mean, ca, &sc, {}};
@@ -291,13 +300,15 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   };
 
   // Channels [begin, end): a vector at a time where combine_channels can
-  // (one band, fold 1, no magnitudes: lane = channel), else one by one; the
-  // same operations either way.
-  const bool vector_combine = p.row_parts == 1 && p.fold == 1 && !magnitudes;
+  // (fold 1, no magnitudes: lane = channel), else one by one; the same
+  // operations either way.
+  const bool vector_combine = p.fold == 1 && !magnitudes;
   const CombineSpan cs{sc.parts.data(),
                        sc.parts.data() + W,
                        sc.parts.data() + 2 * W,
                        sc.parts.data() + 3 * W,
+                       p.row_parts,
+                       6 * W,
                        ca,
                        a.invar,
                        a.dbias,

@@ -535,18 +535,25 @@ std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end)
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const VD m = hn::Set(dd, s.m), zero = hn::Zero(dd), limit = hn::Set(dd, Limits<S>::rounds_to_inf);
-  // detail::two_sum_into(hi = 0, lo = 0, v), then lo += w, as the scalar code.
-  const auto from_zero = [&](VD v, VD w) {
-    const VD sum = hn::Add(zero, v);
-    const VD bv = hn::Sub(sum, zero);
-    const VD lo = hn::Add(zero, hn::Add(hn::Sub(zero, hn::Sub(sum, bv)), hn::Sub(v, bv)));
-    return hn::Add(sum, hn::Add(lo, w));
+  // detail::two_sum_into(hi, lo, v), then lo += w, as the scalar code.
+  const auto add_part = [](VD& hi, VD& lo, VD v, VD w) {
+    const VD sum = hn::Add(hi, v);
+    const VD bv = hn::Sub(sum, hi);
+    lo = hn::Add(lo, hn::Add(hn::Sub(hi, hn::Sub(sum, bv)), hn::Sub(v, bv)));
+    hi = sum;
+    lo = hn::Add(lo, w);
   };
   std::int64_t c = begin;
   for (; c + N <= end; c += N) {
-    const VD db = from_zero(hn::LoadU(dd, s.hi_b + c), hn::LoadU(dd, s.lo_b + c));
+    VD hb = zero, lb = zero, hs = zero, ls = zero;
+    for (int r = 0; r < s.bands; ++r) {
+      const std::int64_t o = r * s.band_stride + c;
+      add_part(hb, lb, hn::LoadU(dd, s.hi_b + o), hn::LoadU(dd, s.lo_b + o));
+      add_part(hs, ls, hn::LoadU(dd, s.hi_s + o), hn::LoadU(dd, s.lo_s + o));
+    }
+    const VD db = hn::Add(hb, lb);
     const VD iv = load<S>(s.invar, c);
-    const VD ds = hn::Mul(from_zero(hn::LoadU(dd, s.hi_s + c), hn::LoadU(dd, s.lo_s + c)), iv);
+    const VD ds = hn::Mul(hn::Add(hs, ls), iv);
     const auto high = hn::Or(hn::Ge(hn::Abs(db), limit), hn::Ge(hn::Abs(ds), limit));
     if (HWY_UNLIKELY(!hn::AllFalse(dd, high))) break;
     store<S>(s.dbias, c, db);
@@ -565,6 +572,30 @@ std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end)
   }
   return c;
 }
+template <DataType S>
+std::int64_t Prepare(const LaneCoefficients& s, std::int64_t channel) {
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
+  std::int64_t c = 0;
+  for (; c + N <= channel; c += N) {
+    const VD mu = load<S>(s.mean_in, c);
+    const VD k = hn::Mul(load<S>(s.scale_in, c), load<S>(s.invar_in, c));
+    hn::StoreU(mu, dd, s.mean + c);
+    hn::StoreU(k, dd, s.a + c);
+    if (s.mean32 != nullptr) {
+      hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
+      hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
+    }
+  }
+  return c;
+}
+std::int64_t PrepareF32(const LaneCoefficients& s, std::int64_t channel) {
+  return Prepare<DataType::f32>(s, channel);
+}
+std::int64_t PrepareF16(const LaneCoefficients& s, std::int64_t channel) {
+  return Prepare<DataType::f16>(s, channel);
+}
+
 std::int64_t CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
   return Combine<DataType::f32>(s, begin, end);
 }
@@ -604,6 +635,17 @@ HWY_EXPORT(ApplyF32);
 HWY_EXPORT(ApplyF16);
 HWY_EXPORT(CombineF32);
 HWY_EXPORT(CombineF16);
+HWY_EXPORT(PrepareF32);
+HWY_EXPORT(PrepareF16);
+
+std::int64_t prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel) {
+  if (isa_forced_portable()) {
+    return stats == DataType::f32 ? HWY_STATIC_DISPATCH(PrepareF32)(s, channel)
+                                  : HWY_STATIC_DISPATCH(PrepareF16)(s, channel);
+  }
+  return stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(PrepareF32)(s, channel)
+                                : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
+}
 
 std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
                               std::int64_t end) {

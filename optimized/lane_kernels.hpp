@@ -64,17 +64,20 @@ struct ReduceOut {
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes);
 
-// The per-channel combination after pass 1 in its most common form - one
-// row band, fold 1 (lane = channel), no magnitudes - a vector of channels at
-// a time, with exactly the operations of the driver's scalar combination
-// (batchnorm_driver.hpp), hence the same bits: db = hi_b (+) (0 + lo_b) by
-// TwoSum from zero, ds = (hi_s (+) lo_s) * invar, stored as dbias/dscale in the
+// The per-channel combination after pass 1 in its most common form - fold 1
+// (lane = channel), no magnitudes - a vector of channels at a time, with
+// exactly the operations of the driver's scalar combination
+// (batchnorm_driver.hpp), hence the same bits: from (0, 0), each row band's
+// hi added by TwoSum into (hb, lb) and its lo into lb, in band order;
+// db = hb + lb, ds = (hs + ls) * invar, stored as dbias/dscale in the
 // statistics type; for training also b = a*db/m and nc = -(a*invar*ds/m).
 struct CombineSpan {
-  const double* hi_b;
+  const double* hi_b;  // of band 0; band r's at + r * band_stride
   const double* lo_b;
   const double* hi_s;
   const double* lo_s;
+  int bands;
+  std::int64_t band_stride;
   const double* a;
   const void* invar;
   void* dbias;
@@ -92,6 +95,22 @@ struct CombineSpan {
 // the caller combines it (and what remains of a vector) with the scalar code.
 std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
                               std::int64_t end);
+
+// Per-lane coefficients for lanes 0 .. channel - 1 from the statistics (in
+// the statistics type): mean, a = scale * invar (exact in binary64), and for
+// binary16 data (mean32 non-null) mean in binary32 and a32 =
+// narrow_coefficient(a). A vector of channels at a time from 0 on; returns
+// the first channel not done (the driver does the rest, the same way).
+struct LaneCoefficients {
+  const void* mean_in;
+  const void* invar_in;
+  const void* scale_in;
+  double* mean;
+  double* a;
+  float* mean32;
+  float* a32;
+};
+std::int64_t prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel);
 
 // Pass 2 (training): dx = fma(x - mean, nc, fma(a, dy, -b)), two roundings,
 // then guard_overflow (output_rounding.hpp) with the bound from dx_error_bound.
