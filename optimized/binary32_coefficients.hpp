@@ -1,7 +1,7 @@
 // Pass 2 of binary16 data computes in binary32 (docs/accuracy.md §3.1). Its
 // per-lane coefficients are the binary64 ones rounded to binary32, which is
-// within a relative 2^-24 only if the rounded value is zero from zero or
-// normal and finite. Any other coefficient becomes NaN, which makes every
+// within a relative 2^-24 only where the binary64 value is zero or rounds to
+// a normal finite binary32 value. Any other coefficient becomes NaN, which makes every
 // binary32 result of its lane NaN and sends that lane to the binary64 path:
 // a per-lane decision, so the bits do not depend on how lanes are grouped.
 #pragma once
