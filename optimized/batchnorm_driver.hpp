@@ -38,20 +38,11 @@ using StatsF16 = StatsOf<DataType::f16>;
 
 namespace detail {
 
-// Error-free addition into a (hi, lo) pair: hi + lo gains exactly v's value,
-// apart from lo's own rounding.
-inline void two_sum_into(double& hi, double& lo, double v) {
-  const double sum = hi + v;
-  const double bv = sum - hi;
-  lo += (hi - (sum - bv)) + (v - bv);
-  hi = sum;
-}
-
 // Per-thread scratch, grown and reused: O(width x parts + channel), never
 // O(batch x channel).
 struct Scratch {
   std::vector<double> lanes;       // mean, a, b, -c per lane
-  std::vector<float> lanes32;      // binary16 data: mean, a, -b, -c per lane in binary32
+  std::vector<float> lanes32;      // binary16 data: a (and in training mean, -b, -c) in binary32
   std::vector<double> parts;       // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
   std::vector<double> magnitudes;  // per channel: sum |dy|, sum |dy|*|x - mean|
   std::vector<char> known;         // per channel: magnitudes computed
@@ -182,32 +173,18 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   // Binary16 data: dx in binary32 (docs/accuracy.md §3.1).
   constexpr bool binary32_dx = T == DataType::f16;
   const bool binary32_pass2 = train && binary32_dx;
-  sc.lanes32.resize(binary32_dx ? static_cast<std::size_t>(4 * W) : 0);
-  float* const mean32 = binary32_dx ? sc.lanes32.data() : nullptr;
-  float* const a32 = binary32_dx ? mean32 + W : nullptr;
-  float* const nb32 = binary32_pass2 ? a32 + W : nullptr;
+  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary32_dx ? 1 : 0) * W));
+  float* const a32 = binary32_dx ? sc.lanes32.data() : nullptr;
+  float* const mean32 = binary32_pass2 ? a32 + W : nullptr;
+  float* const nb32 = binary32_pass2 ? mean32 + W : nullptr;
   float* const nc32 = binary32_pass2 ? nb32 + W : nullptr;
-  // Lanes [0, C) from the statistics (a vector of channels at a time, the
-  // rest here with the same operations), then copied to the other fold slots.
-  const LaneCoefficients lc{a.mean, a.invar, a.scale, mean, ca, mean32, a32};
-  for (std::int64_t c = prepare_lanes(Stats::type, lc, C); c < C; ++c) {
-    const double mu = Stats::load(a.mean, c), iv = Stats::load(a.invar, c);
-    // Exact: two binary32 significands fit in a double's.
-    const double k = Stats::load(a.scale, c) * iv;
-    mean[c] = mu;
-    ca[c] = k;
-    if (binary32_dx) {
-      mean32[c] = static_cast<float>(mu);  // exact: a binary16 or binary32 value
-      a32[c] = narrow_coefficient(k);
-    }
-  }
+  // Lanes [0, C) from the statistics, then copied to the other fold slots.
+  prepare_lanes(Stats::type, LaneCoefficients{a.mean, a.invar, a.scale, mean, ca, mean32, a32}, C);
   for (std::int64_t l = C; l < W; l += C) {
     std::copy_n(mean, C, mean + l);
     std::copy_n(ca, C, ca + l);
-    if (binary32_dx) {
-      std::copy_n(mean32, C, mean32 + l);
-      std::copy_n(a32, C, a32 + l);
-    }
+    if (a32 != nullptr) std::copy_n(a32, C, a32 + l);
+    if (mean32 != nullptr) std::copy_n(mean32, C, mean32 + l);
   }
   detail::DxBound<T, Stats> dx_bound{&a, &p, mean, ca, &sc, {}};
   const auto span = [&](int part) {
@@ -261,9 +238,9 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
         hb += band[l] + band[W + l];
         hs += band[2 * W + l] + band[3 * W + l];
 #else
-        detail::two_sum_into(hb, lb, band[l]);
+        two_sum_into(hb, lb, band[l]);
         lb += band[W + l];
-        detail::two_sum_into(hs, ls, band[2 * W + l]);
+        two_sum_into(hs, ls, band[2 * W + l]);
         ls += band[3 * W + l];
 #endif
       }

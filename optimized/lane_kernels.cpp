@@ -35,6 +35,8 @@ using DU = hn::RebindToUnsigned<DD>;
 // Inf/NaN, so the portable path converts lane by lane with half_bits.hpp.
 constexpr bool kHardwareConversions = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
+// From here on a binary32 value rounds to a binary16 infinity (F16Limits).
+constexpr float kHalfRoundsToInf = static_cast<float>(F16Limits::rounds_to_inf);
 
 // a*b + c with one rounding on every path: the FMA instruction of the AVX2 and
 // AVX3 targets, std::fma (correctly rounded) lane by lane on the portable
@@ -52,6 +54,14 @@ VD fused(VD a, VD b, VD c) {
     for (std::size_t k = 0; k < hn::Lanes(dd); ++k) ta[k] = std::fma(ta[k], tb[k], tc[k]);
     return hn::Load(dd, ta);
   }
+}
+
+// two_sum_into (scalar_elements.hpp) a vector at a time: the same operations.
+HWY_INLINE void two_sum_into(VD& hi, VD& lo, VD v) {
+  const VD sum = hn::Add(hi, v);
+  const VD bv = hn::Sub(sum, hi);
+  lo = hn::Add(lo, hn::Add(hn::Sub(hi, hn::Sub(sum, bv)), hn::Sub(v, bv)));
+  hi = sum;
 }
 
 // The lanes after the last whole vector use load1/store1 (scalar_elements.hpp):
@@ -174,7 +184,7 @@ template <DataType T>
 void infer1(const LaneSpan& s, std::int64_t i, std::int64_t l, double dy) {
   if constexpr (T == DataType::f16) {
     const float t = s.a32[l] * static_cast<float>(dy);
-    if (std::fabs(t) < static_cast<float>(F16Limits::rounds_to_inf)) {
+    if (std::fabs(t) < kHalfRoundsToInf) {
       store1<T>(s.dx, i, t);
       return;
     }
@@ -213,8 +223,7 @@ HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, K k, VD
   } else if constexpr (kHardwareConversions) {
     const DF df;
     const auto t = hn::Mul(k, dy32);
-    if (HWY_LIKELY(hn::AllTrue(
-            df, hn::Lt(hn::Abs(t), hn::Set(df, static_cast<float>(F16Limits::rounds_to_inf)))))) {
+    if (HWY_LIKELY(hn::AllTrue(df, hn::Lt(hn::Abs(t), hn::Set(df, kHalfRoundsToInf))))) {
       auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(s.dx) + i);
       hn::StoreU(hn::DemoteTo(DH(), t), DH(), h);
     } else {
@@ -229,6 +238,7 @@ HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, K k, VD
 // Their vector stores (through may_alias vector types) could otherwise
 // modify the caller's span as far as the compiler knows, which makes it
 // reload every pointer and coefficient address after each store.
+
 std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
   return r == s.last_row && s.last_lanes < s.lane_end ? s.last_lanes : s.lane_end;
 }
@@ -331,30 +341,21 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
         if constexpr (kWriteDx) infer1<T>(s, base + l, l, dy);
       }
     }
-    // TwoSum (Knuth): hi + e == old hi + block total exactly.
+    // The block totals into the lanes' (hi, lo) pairs, error-free.
     std::int64_t l = l0;
-    const auto two_sum = [&](double* hi, double* lo, const double* acc) {
-      const VD h = hn::LoadU(dd, hi + l), v = hn::LoadU(dd, acc + l);
-      const VD sum = hn::Add(h, v);
-      const VD bv = hn::Sub(sum, h);
-      const VD e = hn::Add(hn::Sub(h, hn::Sub(sum, bv)), hn::Sub(v, bv));
-      hn::StoreU(sum, dd, hi + l);
-      hn::StoreU(hn::Add(hn::LoadU(dd, lo + l), e), dd, lo + l);
+    const auto add_block = [&](double* hi, double* lo, const double* acc) {
+      VD h = hn::LoadU(dd, hi + l), e = hn::LoadU(dd, lo + l);
+      two_sum_into(h, e, hn::LoadU(dd, acc + l));
+      hn::StoreU(h, dd, hi + l);
+      hn::StoreU(e, dd, lo + l);
     };
     for (; l + N <= s.lane_end; l += N) {
-      two_sum(out.hi_b, out.lo_b, acc_b);
-      two_sum(out.hi_s, out.lo_s, acc_s);
+      add_block(out.hi_b, out.lo_b, acc_b);
+      add_block(out.hi_s, out.lo_s, acc_s);
     }
     for (; l < s.lane_end; ++l) {
-      const auto two_sum1 = [l](double* hi, double* lo, const double* acc) {
-        const double h = hi[l], v = acc[l];
-        const double sum = h + v;
-        const double bv = sum - h;
-        lo[l] += (h - (sum - bv)) + (v - bv);
-        hi[l] = sum;
-      };
-      two_sum1(out.hi_b, out.lo_b, acc_b);
-      two_sum1(out.hi_s, out.lo_s, acc_s);
+      opt::two_sum_into(out.hi_b[l], out.lo_b[l], acc_b[l]);
+      opt::two_sum_into(out.hi_s[l], out.lo_s[l], acc_s[l]);
     }
   }
 }
@@ -365,6 +366,16 @@ template <DataType T>
 double guard_dx(const LaneSpan& s, std::int64_t l, double t, double dy, double d) {
   if (HWY_LIKELY(!(std::fabs(t) >= Limits<T>::overflow))) return t;
   return guard_overflow<Limits<T>>(t, s.dx_error_bound(s.bound_ctx, l, dy, d));
+}
+
+// Training dx of one element in binary64, guarded: the tails, and the lanes
+// the binary32 form of binary16 data hands back (dx_half).
+template <DataType T>
+void dx1(const LaneSpan& s, std::int64_t i, std::int64_t l) {
+  const double dy = load1<T>(s.dy, i);
+  const double d = load1<T>(s.x, i) - s.mean[l];
+  const double t = std::fma(d, s.nc[l], std::fma(s.a[l], dy, -s.b[l]));
+  store1<T>(s.dx, i, guard_dx<T>(s, l, t, dy, d));
 }
 
 // Lanes of a vector try_store refused (rare): through guard_dx one by one, the
@@ -403,12 +414,7 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
     const VD t = fused(d, hn::LoadU(dd, s.nc + l), q);
     store_dx<T>(s, base + l, l, t, dy, d);
   }
-  for (; l < l1; ++l) {
-    const double dy = load1<T>(s.dy, base + l);
-    const double d = load1<T>(s.x, base + l) - s.mean[l];
-    const double t = std::fma(d, s.nc[l], std::fma(s.a[l], dy, -s.b[l]));
-    store1<T>(s.dx, base + l, guard_dx<T>(s, l, t, dy, d));
-  }
+  for (; l < l1; ++l) dx1<T>(s, base + l, l);
 }
 
 // Rows from the last to the first: pass 1 just streamed through the data in
@@ -438,13 +444,7 @@ void Apply(const LaneSpan& span) {
       }
     }
     for (; l < s.lane_end; ++l) {
-      for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
-        const std::int64_t i = (r0 + q) * W + l;
-        const double dy = load1<T>(s.dy, i);
-        const double d = load1<T>(s.x, i) - s.mean[l];
-        const double t = std::fma(d, s.nc[l], std::fma(s.a[l], dy, -s.b[l]));
-        store1<T>(s.dx, i, guard_dx<T>(s, l, t, dy, d));
-      }
+      for (std::int64_t q = 0; q < kRowsAtOnce; ++q) dx1<T>(s, (r0 + q) * W + l, l);
     }
   }
   for (; r > s.row_begin; --r) ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
@@ -462,21 +462,17 @@ hn::Vec<DF> narrow_coefficients(VD v) {
 
 // One element: the binary32 formula, rounded once (store1 of a binary32 value
 // below 65520 is round-to-nearest-even, like the vector conversion); where
-// its result is not below 65520 (Inf, NaN, a NaN coefficient), the binary64
-// formula of ApplyRow with its guard.
+// its result is not below 65520 (Inf, NaN, a NaN coefficient), dx1.
 void dx_half(const LaneSpan& s, std::int64_t i, std::int64_t l) {
   constexpr auto H = DataType::f16;
   const auto dy = static_cast<float>(load1<H>(s.dy, i));  // exact
   const float d = static_cast<float>(load1<H>(s.x, i)) - s.mean32[l];
   const float t = std::fma(d, s.nc32[l], std::fma(s.a32[l], dy, s.nb32[l]));
-  if (std::fabs(t) < static_cast<float>(F16Limits::rounds_to_inf)) {
+  if (std::fabs(t) < kHalfRoundsToInf) {
     store1<H>(s.dx, i, t);
     return;
   }
-  const double dy64 = load1<H>(s.dy, i);
-  const double d64 = load1<H>(s.x, i) - s.mean[l];
-  const double t64 = std::fma(d64, s.nc[l], std::fma(s.a[l], dy64, -s.b[l]));
-  store1<H>(s.dx, i, guard_dx<H>(s, l, t64, dy64, d64));
+  dx1<H>(s, i, l);
 }
 
 HWY_NOINLINE void dx_half_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l, std::int64_t n) {
@@ -494,7 +490,7 @@ void apply_half_rows(const LaneSpan& span, std::int64_t first_row, std::int64_t 
   if constexpr (kHardwareConversions) {
     const DS ds;
     const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
-    const VS limit = hn::Set(ds, static_cast<float>(F16Limits::rounds_to_inf));
+    const VS limit = hn::Set(ds, kHalfRoundsToInf);
     for (; l + N <= l1; l += N) {
       const VS mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
       const VS nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
@@ -535,12 +531,9 @@ std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end)
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const VD m = hn::Set(dd, s.m), zero = hn::Zero(dd), limit = hn::Set(dd, Limits<S>::rounds_to_inf);
-  // detail::two_sum_into(hi, lo, v), then lo += w, as the scalar code.
+  // two_sum_into(hi, lo, v), then lo += w, as the scalar code.
   const auto add_part = [](VD& hi, VD& lo, VD v, VD w) {
-    const VD sum = hn::Add(hi, v);
-    const VD bv = hn::Sub(sum, hi);
-    lo = hn::Add(lo, hn::Add(hn::Sub(hi, hn::Sub(sum, bv)), hn::Sub(v, bv)));
-    hi = sum;
+    two_sum_into(hi, lo, v);
     lo = hn::Add(lo, w);
   };
   std::int64_t c = begin;
@@ -572,8 +565,11 @@ std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end)
   }
   return c;
 }
+// A vector of channels at a time, the rest one by one with the same
+// operations. a = scale * invar is exact: two binary32 significands fit in a
+// binary64 one; mean is exact in binary32 (a binary16 or binary32 value).
 template <DataType S>
-std::int64_t Prepare(const LaneCoefficients& s, std::int64_t channel) {
+void Prepare(const LaneCoefficients& s, std::int64_t channel) {
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   std::int64_t c = 0;
@@ -582,18 +578,23 @@ std::int64_t Prepare(const LaneCoefficients& s, std::int64_t channel) {
     const VD k = hn::Mul(load<S>(s.scale_in, c), load<S>(s.invar_in, c));
     hn::StoreU(mu, dd, s.mean + c);
     hn::StoreU(k, dd, s.a + c);
-    if (s.mean32 != nullptr) {
-      hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
-      hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
-    }
+    if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
+    if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
   }
-  return c;
+  for (; c < channel; ++c) {
+    const double mu = load1<S>(s.mean_in, c);
+    const double k = load1<S>(s.scale_in, c) * load1<S>(s.invar_in, c);
+    s.mean[c] = mu;
+    s.a[c] = k;
+    if (s.a32 != nullptr) s.a32[c] = narrow_coefficient(k);
+    if (s.mean32 != nullptr) s.mean32[c] = static_cast<float>(mu);
+  }
 }
-std::int64_t PrepareF32(const LaneCoefficients& s, std::int64_t channel) {
-  return Prepare<DataType::f32>(s, channel);
+void PrepareF32(const LaneCoefficients& s, std::int64_t channel) {
+  Prepare<DataType::f32>(s, channel);
 }
-std::int64_t PrepareF16(const LaneCoefficients& s, std::int64_t channel) {
-  return Prepare<DataType::f16>(s, channel);
+void PrepareF16(const LaneCoefficients& s, std::int64_t channel) {
+  Prepare<DataType::f16>(s, channel);
 }
 
 std::int64_t CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
@@ -638,13 +639,14 @@ HWY_EXPORT(CombineF16);
 HWY_EXPORT(PrepareF32);
 HWY_EXPORT(PrepareF16);
 
-std::int64_t prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel) {
+void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel) {
   if (isa_forced_portable()) {
-    return stats == DataType::f32 ? HWY_STATIC_DISPATCH(PrepareF32)(s, channel)
-                                  : HWY_STATIC_DISPATCH(PrepareF16)(s, channel);
+    stats == DataType::f32 ? HWY_STATIC_DISPATCH(PrepareF32)(s, channel)
+                           : HWY_STATIC_DISPATCH(PrepareF16)(s, channel);
+  } else {
+    stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(PrepareF32)(s, channel)
+                           : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
   }
-  return stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(PrepareF32)(s, channel)
-                                : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
 }
 
 std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,

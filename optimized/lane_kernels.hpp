@@ -27,7 +27,7 @@ struct LaneSpan {
   const double* nc;  // -(a*invar)*(invar*sum dy*(x-mean))/m, negated so that pass 2
                      // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
   // Binary16 data: the same coefficients rounded to binary32 for dx in
-  // binary32 (inference: a32; training: all four, -b stored), NaN where a
+  // binary32 (inference: a32 only; training: all four, -b stored), NaN where a
   // channel's must stay in binary64 (narrow_coefficient,
   // binary32_coefficients.hpp). Null for binary32 data.
   const float* mean32;
@@ -98,9 +98,8 @@ std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t
 
 // Per-lane coefficients for lanes 0 .. channel - 1 from the statistics (in
 // the statistics type): mean, a = scale * invar (exact in binary64), and for
-// binary16 data (mean32 non-null) mean in binary32 and a32 =
-// narrow_coefficient(a). A vector of channels at a time from 0 on; returns
-// the first channel not done (the driver does the rest, the same way).
+// binary16 data a32 = narrow_coefficient(a) and, for training, mean32 = mean
+// in binary32 (each skipped where its pointer is null).
 struct LaneCoefficients {
   const void* mean_in;
   const void* invar_in;
@@ -110,7 +109,7 @@ struct LaneCoefficients {
   float* mean32;
   float* a32;
 };
-std::int64_t prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel);
+void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel);
 
 // Pass 2 (training): dx = fma(x - mean, nc, fma(a, dy, -b)), two roundings,
 // then guard_overflow (output_rounding.hpp) with the bound from dx_error_bound.

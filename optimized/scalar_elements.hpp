@@ -24,6 +24,16 @@ double load1(const void* p, std::int64_t i) {
   }
 }
 
+// Error-free addition into a (hi, lo) pair (TwoSum, Knuth): hi + lo gains
+// exactly v's value, apart from lo's own rounding. The vector form in
+// lane_kernels.cpp runs the same operations.
+inline void two_sum_into(double& hi, double& lo, double v) {
+  const double sum = hi + v;
+  const double bv = sum - hi;
+  lo += (hi - (sum - bv)) + (v - bv);
+  hi = sum;
+}
+
 // Rounded once, with the overflow rule of output_rounding.hpp.
 template <DataType T>
 void store1(void* p, std::int64_t i, double t) {

@@ -21,9 +21,6 @@ namespace bng::ktest {
 namespace {
 
 TEST(BNG_KSUITE(KernelTiled), ShortWideTrainingMatchesTheReference) {
-  // Tiling is the driver's, the same on every vector path; the lane kernels'
-  // portable path is covered by the other tests.
-  if (opt::isa_forced_portable()) GTEST_SKIP() << "the run-time path covers tiling";
   std::uint64_t seed = 0x711e;
   for (const Combo combo : target_combos()) {
     const std::int64_t bytes = data_format(combo) == Format::binary32 ? 4 : 2;
