@@ -417,20 +417,33 @@ void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
   for (; l < l1; ++l) dx1<T>(s, base + l, l);
 }
 
-// Rows from the last to the first: pass 1 just streamed through the data in
-// row order, so the last rows are the ones still in cache.
+// Pass 2's row order, from the last row to the first (pass 1 just streamed
+// through the data in row order, so the last rows are the ones still in
+// cache): rows(first_row, count, lane_end) for single rows where a row is
+// partial, and for groups of kRowsAtOnce whole rows elsewhere.
+template <class Rows>
+void last_rows_first(const LaneSpan& s, const Rows& rows) {
+  std::int64_t r = s.row_end;
+  for (; r > s.row_begin && row_lane_end(s, r - 1) != s.lane_end; --r) {
+    rows(r - 1, 1, row_lane_end(s, r - 1));
+  }
+  for (; r - kRowsAtOnce >= s.row_begin; r -= kRowsAtOnce) {
+    rows(r - kRowsAtOnce, kRowsAtOnce, s.lane_end);
+  }
+  for (; r > s.row_begin; --r) rows(r - 1, 1, row_lane_end(s, r - 1));
+}
+
 template <DataType T>
 void Apply(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const std::int64_t W = s.width;
-  std::int64_t r = s.row_end;
-  for (; r > s.row_begin && row_lane_end(s, r - 1) != s.lane_end; --r) {
-    ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
-  }
-  for (; r - kRowsAtOnce >= s.row_begin; r -= kRowsAtOnce) {
-    const std::int64_t r0 = r - kRowsAtOnce;
+  last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
+    if (rows != kRowsAtOnce) {
+      ApplyRow<T>(s, r0 * W, l1);
+      return;
+    }
     std::int64_t l = s.lane_begin;
     for (; l + N <= s.lane_end; l += N) {
       const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
@@ -446,8 +459,7 @@ void Apply(const LaneSpan& span) {
     for (; l < s.lane_end; ++l) {
       for (std::int64_t q = 0; q < kRowsAtOnce; ++q) dx1<T>(s, (r0 + q) * W + l, l);
     }
-  }
-  for (; r > s.row_begin; --r) ApplyRow<T>(s, (r - 1) * W, row_lane_end(s, r - 1));
+  });
 }
 
 // narrow_coefficient (binary32_coefficients.hpp) a vector at a time.
@@ -514,16 +526,10 @@ void apply_half_rows(const LaneSpan& span, std::int64_t first_row, std::int64_t 
   }
 }
 
-// The row order of Apply.
 void ApplyHalf(const LaneSpan& s) {
-  std::int64_t r = s.row_end;
-  for (; r > s.row_begin && row_lane_end(s, r - 1) != s.lane_end; --r) {
-    apply_half_rows(s, r - 1, 1, row_lane_end(s, r - 1));
-  }
-  for (; r - kRowsAtOnce >= s.row_begin; r -= kRowsAtOnce) {
-    apply_half_rows(s, r - kRowsAtOnce, kRowsAtOnce, s.lane_end);
-  }
-  for (; r > s.row_begin; --r) apply_half_rows(s, r - 1, 1, row_lane_end(s, r - 1));
+  last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
+    apply_half_rows(s, r0, rows, l1);
+  });
 }
 
 template <DataType S>
