@@ -173,18 +173,23 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   // Binary16 data: dx in binary32 (docs/accuracy.md §3.1).
   constexpr bool binary32_dx = T == DataType::f16;
   const bool binary32_pass2 = train && binary32_dx;
-  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary32_dx ? 1 : 0) * W));
+  // Inference on binary16 data: binary32 partial sums in pass 1 (§2.1).
+  const bool binary32_sums = !train && binary32_dx;
+  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary32_dx ? 2 : 0) * W));
   float* const a32 = binary32_dx ? sc.lanes32.data() : nullptr;
   float* const mean32 = binary32_pass2 ? a32 + W : nullptr;
   float* const nb32 = binary32_pass2 ? mean32 + W : nullptr;
   float* const nc32 = binary32_pass2 ? nb32 + W : nullptr;
+  float* const sum_mean32 = binary32_sums ? a32 + W : nullptr;
   // Lanes [0, C) from the statistics, then copied to the other fold slots.
-  prepare_lanes(Stats::type, LaneCoefficients{a.mean, a.invar, a.scale, mean, ca, mean32, a32}, C);
+  prepare_lanes(Stats::type,
+                LaneCoefficients{a.mean, a.invar, a.scale, mean, ca, mean32, a32, sum_mean32}, C);
   for (std::int64_t l = C; l < W; l += C) {
     std::copy_n(mean, C, mean + l);
     std::copy_n(ca, C, ca + l);
-    if (a32 != nullptr) std::copy_n(a32, C, a32 + l);
-    if (mean32 != nullptr) std::copy_n(mean32, C, mean32 + l);
+    for (float* lanes : {a32, mean32, sum_mean32}) {
+      if (lanes != nullptr) std::copy_n(lanes, C, lanes + l);
+    }
   }
   detail::DxBound<T, Stats> dx_bound{&a, &p, mean, ca, &sc, {}};
   const auto span = [&](int part) {
@@ -207,6 +212,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
                     a32,
                     nb32,
                     nc32,
+                    sum_mean32,
                     &detail::DxBound<T, Stats>::bound,
                     &dx_bound};
   };
@@ -225,6 +231,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   // Per channel, in a fixed order (row band, then fold slot): the parts'
   // (hi, lo) pairs into one compensated sum, and with magnitudes their
   // magnitude sums into plain sums (the M bounds of docs/accuracy.md §4).
+  const double sums_error = binary32_sums ? kErrorPerMagnitudeBinary32Sums : kErrorPerMagnitude;
   const auto combine = [&](std::int64_t c) {
     double hb = 0, lb = 0, hs = 0, ls = 0, mb = 0, ms = 0;
     for (int r = 0; r < p.row_parts; ++r) {
@@ -261,8 +268,8 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       sc.known[static_cast<std::size_t>(c)] = 1;
     }
     // Below the threshold Stats::store ignores the bound, so mb = ms = 0 do no harm there.
-    Stats::store(a.dbias, c, db, kErrorPerMagnitude * mb);
-    Stats::store(a.dscale, c, ds, kErrorPerMagnitude * (std::fabs(iv) * ms));
+    Stats::store(a.dbias, c, db, sums_error * mb);
+    Stats::store(a.dscale, c, ds, sums_error * (std::fabs(iv) * ms));
     if (train) {
       const double b = ca[c] * db / m, k = ca[c] * iv * ds / m;
       for (std::int64_t l = c; l < W; l += C) {

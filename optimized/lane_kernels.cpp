@@ -1,5 +1,6 @@
 #include "lane_kernels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -192,48 +193,6 @@ void infer1(const LaneSpan& s, std::int64_t i, std::int64_t l, double dy) {
   store1<T>(s.dx, i, s.a[l] * dy);
 }
 
-template <DataType T>
-HWY_NOINLINE void infer_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l, VD dy) {
-  HWY_ALIGN double ty[kMaxLanes];
-  hn::Store(dy, DD(), ty);
-  for (std::size_t k = 0; k < hn::Lanes(DD()); ++k) {
-    const auto o = static_cast<std::int64_t>(k);
-    infer1<T>(s, i + o, l + o, ty[k]);
-  }
-}
-
-// The coefficient of inference dx for lanes l.. as infer takes it: a, or a32
-// for binary16 data.
-template <DataType T>
-HWY_INLINE auto infer_coefficient(const LaneSpan& s, std::int64_t l) {
-  if constexpr (T == DataType::f32) {
-    return hn::LoadU(DD(), s.a + l);
-  } else {
-    return hn::LoadU(DF(), s.a32 + l);
-  }
-}
-
-// The vector form of infer1; dy32 is dy before its widening, k from
-// infer_coefficient.
-template <DataType T, class K>
-HWY_INLINE void infer(const LaneSpan& s, std::int64_t i, std::int64_t l, K k, VD dy,
-                      hn::Vec<DF> dy32) {
-  if constexpr (T == DataType::f32) {
-    store<T>(s.dx, i, hn::Mul(k, dy));
-  } else if constexpr (kHardwareConversions) {
-    const DF df;
-    const auto t = hn::Mul(k, dy32);
-    if (HWY_LIKELY(hn::AllTrue(df, hn::Lt(hn::Abs(t), hn::Set(df, kHalfRoundsToInf))))) {
-      auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(s.dx) + i);
-      hn::StoreU(hn::DemoteTo(DH(), t), DH(), h);
-    } else {
-      infer_lanes<T>(s, i, l, dy);
-    }
-  } else {
-    infer_lanes<T>(s, i, l, dy);
-  }
-}
-
 // kLocalSpan: the hot loops work on a const local copy of their LaneSpan.
 // Their vector stores (through may_alias vector types) could otherwise
 // modify the caller's span as far as the compiler knows, which makes it
@@ -249,8 +208,34 @@ std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
 // at a time).
 constexpr std::int64_t kRowsAtOnce = 4;
 
+// The block totals acc_b, acc_s (indexed by lane) into the lanes' (hi, lo)
+// pairs, error-free.
+void add_block_totals(const LaneSpan& s, const ReduceOut& out, const double* acc_b,
+                      const double* acc_s) {
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
+  std::int64_t l = s.lane_begin;
+  const auto add_block = [&](double* hi, double* lo, const double* acc) {
+    VD h = hn::LoadU(dd, hi + l), e = hn::LoadU(dd, lo + l);
+    two_sum_into(h, e, hn::LoadU(dd, acc + l));
+    hn::StoreU(h, dd, hi + l);
+    hn::StoreU(e, dd, lo + l);
+  };
+  for (; l + N <= s.lane_end; l += N) {
+    add_block(out.hi_b, out.lo_b, acc_b);
+    add_block(out.hi_s, out.lo_s, acc_s);
+  }
+  for (; l < s.lane_end; ++l) {
+    opt::two_sum_into(out.hi_b[l], out.lo_b[l], acc_b[l]);
+    opt::two_sum_into(out.hi_s[l], out.lo_s[l], acc_s[l]);
+  }
+}
+
+// Pass 1 in binary64; with kWriteDx also inference dx = a*dy (binary32 data:
+// binary16 inference is ReduceHalfInfer below).
 template <DataType T, bool kWriteDx, bool kMagnitudes>
 void Reduce(const LaneSpan& span, const ReduceOut& out) {
+  static_assert(T == DataType::f32 || !kWriteDx);
   const LaneSpan s = span;  // see kLocalSpan
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
@@ -275,12 +260,12 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
           ab = hn::LoadU(dd, out.abs_b + l);
           as = hn::LoadU(dd, out.abs_s + l);
         }
-        const auto k = infer_coefficient<T>(s, l);
+        [[maybe_unused]] VD k = hn::Zero(dd);
+        if constexpr (kWriteDx) k = hn::LoadU(dd, s.a + l);
 #pragma GCC unroll 4
         for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
           const std::int64_t i = base + q * W + l;
-          const auto dy32 = load_narrow<T>(s.dy, i);
-          const VD dy = hn::PromoteTo(dd, dy32);
+          const VD dy = load<T>(s.dy, i);
           const VD d = hn::Sub(load<T>(s.x, i), mu);
           sb = hn::Add(sb, dy);
           ss = fused(dy, d, ss);
@@ -288,7 +273,7 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
             ab = hn::Add(ab, hn::Abs(dy));
             as = fused(hn::Abs(dy), hn::Abs(d), as);
           }
-          if constexpr (kWriteDx) infer<T>(s, i, l, k, dy, dy32);
+          if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(k, dy));
         }
         hn::StoreU(sb, dd, acc_b + l);
         hn::StoreU(ss, dd, acc_s + l);
@@ -317,8 +302,7 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
       const std::int64_t base = r * W;
       std::int64_t l = l0;
       for (; l + N <= l1; l += N) {
-        const auto dy32 = load_narrow<T>(s.dy, base + l);
-        const VD dy = hn::PromoteTo(dd, dy32);
+        const VD dy = load<T>(s.dy, base + l);
         const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
         hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
         hn::StoreU(fused(dy, d, hn::LoadU(dd, acc_s + l)), dd, acc_s + l);
@@ -327,7 +311,7 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
           hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd,
                      out.abs_s + l);
         }
-        if constexpr (kWriteDx) infer<T>(s, base + l, l, infer_coefficient<T>(s, l), dy, dy32);
+        if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
       }
       for (; l < l1; ++l) {
         const double dy = load1<T>(s.dy, base + l);
@@ -341,22 +325,195 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
         if constexpr (kWriteDx) infer1<T>(s, base + l, l, dy);
       }
     }
-    // The block totals into the lanes' (hi, lo) pairs, error-free.
-    std::int64_t l = l0;
-    const auto add_block = [&](double* hi, double* lo, const double* acc) {
-      VD h = hn::LoadU(dd, hi + l), e = hn::LoadU(dd, lo + l);
-      two_sum_into(h, e, hn::LoadU(dd, acc + l));
-      hn::StoreU(h, dd, hi + l);
-      hn::StoreU(e, dd, lo + l);
-    };
-    for (; l + N <= s.lane_end; l += N) {
-      add_block(out.hi_b, out.lo_b, acc_b);
-      add_block(out.hi_s, out.lo_s, acc_s);
+    add_block_totals(s, out, acc_b, acc_s);
+  }
+}
+
+// Inference pass 1 of binary16 data (docs/accuracy.md §2.1). Each lane sums
+// the rows of a block in groups of kHalfSumRows from the block's first row:
+// dy and fma(dy, x - mean, .) in binary32 from 0, each group sum then added
+// in binary64 into acc_b/acc_s (indexed by lane). A lane whose sum_mean32 is
+// NaN adds its rows one by one in binary64, as Reduce. The same operations
+// per lane in the vector form (16 binary32 lanes per AVX-512 vector) and the
+// scalar one, hence the same bits.
+
+// Lane l, the rows it has of [r, r_end) (r at a group boundary).
+template <bool kMagnitudes>
+void infer_half_lane(const LaneSpan& s, const ReduceOut& out, double* acc_b, double* acc_s,
+                     std::int64_t r, std::int64_t r_end, std::int64_t l) {
+  constexpr auto H = DataType::f16;
+  const float mu = s.sum_mean32[l];
+  const bool binary32 = !std::isnan(mu);
+  for (std::int64_t g = r; g < r_end; g += kHalfSumRows) {
+    float gb = 0, gs = 0;
+    bool any = false;
+    for (std::int64_t row = g; row < g + kHalfSumRows && row < r_end && l < row_lane_end(s, row);
+         ++row) {
+      const std::int64_t i = row * s.width + l;
+      const double dy = load1<H>(s.dy, i);
+      const double x = load1<H>(s.x, i);
+      if (binary32) {
+        gb += static_cast<float>(dy);
+        gs = std::fma(static_cast<float>(dy), static_cast<float>(x) - mu, gs);
+      } else {
+        acc_b[l] += dy;
+        acc_s[l] = std::fma(dy, x - s.mean[l], acc_s[l]);
+      }
+      if constexpr (kMagnitudes) {
+        out.abs_b[l] += std::fabs(dy);
+        out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(x - s.mean[l]), out.abs_s[l]);
+      }
+      infer1<H>(s, i, l, dy);
+      any = true;
     }
-    for (; l < s.lane_end; ++l) {
-      opt::two_sum_into(out.hi_b[l], out.lo_b[l], acc_b[l]);
-      opt::two_sum_into(out.hi_s[l], out.lo_s[l], acc_s[l]);
+    if (binary32 && any) {
+      acc_b[l] += static_cast<double>(gb);
+      acc_s[l] += static_cast<double>(gs);
     }
+  }
+}
+
+HWY_NOINLINE void infer_half_elements(const LaneSpan& s, std::int64_t i, std::int64_t l,
+                                      std::int64_t n) {
+  for (std::int64_t k = 0; k < n; ++k)
+    infer1<DataType::f16>(s, i + k, l + k, load1<DataType::f16>(s.dy, i + k));
+}
+
+template <bool kMagnitudes>
+HWY_NOINLINE void infer_half_lanes(const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                   double* acc_s, std::int64_t r, std::int64_t r_end,
+                                   std::int64_t l, std::int64_t n) {
+  for (std::int64_t k = 0; k < n; ++k)
+    infer_half_lane<kMagnitudes>(s, out, acc_b, acc_s, r, r_end, l + k);
+}
+
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3  // kHardwareConversions
+// The vector form of infer_half_lane: rows [r, r + rows) (r at a group
+// boundary; kRows of them, or `rows` where kRows is 0), lanes from l on, a
+// whole vector at a time while every row has it. A vector with a NaN in
+// sum_mean32 goes lane by lane. Returns the first lane not done. Everything
+// the loop reads is copied into locals first, which the vector stores (of
+// may_alias types) cannot be assumed to change (see kLocalSpan).
+template <bool kMagnitudes, std::int64_t kRows>
+std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double* const acc_b,
+                                double* const acc_s, const std::int64_t r, const std::int64_t rows,
+                                std::int64_t l, const std::int64_t l1) {
+  const DS ds;
+  const DF df;
+  const DD dd;
+  const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
+  const auto H = N / 2;
+  const std::int64_t n_rows = kRows != 0 ? kRows : rows;
+  const std::int64_t W = s.width;
+  const auto* const x_in = static_cast<const std::uint16_t*>(s.x) + r * W;
+  const auto* const dy_in = static_cast<const std::uint16_t*>(s.dy) + r * W;
+  auto* const dx_out = static_cast<std::uint16_t*>(s.dx) + r * W;
+  const float* const sum_mean32 = s.sum_mean32;
+  const float* const a32 = s.a32;
+  const double* const mean = s.mean;
+  double* const abs_b = out.abs_b;
+  double* const abs_s = out.abs_s;
+  const VS limit = hn::Set(ds, kHalfRoundsToInf);
+  for (; l + N <= l1; l += N) {
+    const VS mu = hn::LoadU(ds, sum_mean32 + l);
+    if (HWY_UNLIKELY(!hn::AllFalse(ds, hn::IsNaN(mu)))) {
+      infer_half_lanes<kMagnitudes>(s, out, acc_b, acc_s, r, r + n_rows, l, N);
+      continue;
+    }
+    const VS k = hn::LoadU(ds, a32 + l);
+    VD b0 = hn::LoadU(dd, acc_b + l), b1 = hn::LoadU(dd, acc_b + l + H);
+    VD s0 = hn::LoadU(dd, acc_s + l), s1 = hn::LoadU(dd, acc_s + l + H);
+    VD ab0 = hn::Zero(dd), ab1 = ab0, as0 = ab0, as1 = ab0, mu0 = ab0, mu1 = ab0;
+    if constexpr (kMagnitudes) {
+      ab0 = hn::LoadU(dd, abs_b + l);
+      ab1 = hn::LoadU(dd, abs_b + l + H);
+      as0 = hn::LoadU(dd, abs_s + l);
+      as1 = hn::LoadU(dd, abs_s + l + H);
+      mu0 = hn::LoadU(dd, mean + l);
+      mu1 = hn::LoadU(dd, mean + l + H);
+    }
+#pragma GCC unroll 4
+    for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
+      VS gb = hn::Zero(ds), gs = hn::Zero(ds);
+#pragma GCC unroll 4
+      for (std::int64_t q = g; q < g + kHalfSumRows && q < n_rows; ++q) {
+        const std::int64_t i = q * W + l;
+        const VS dy =
+            hn::PromoteTo(ds, hn::LoadU(DSH(), reinterpret_cast<const hwy::float16_t*>(dy_in + i)));
+        const VS x =
+            hn::PromoteTo(ds, hn::LoadU(DSH(), reinterpret_cast<const hwy::float16_t*>(x_in + i)));
+        gb = hn::Add(gb, dy);
+        gs = hn::MulAdd(dy, hn::Sub(x, mu), gs);
+        if constexpr (kMagnitudes) {
+          const VD dy0 = hn::Abs(hn::PromoteTo(dd, hn::LowerHalf(df, dy)));
+          const VD dy1 = hn::Abs(hn::PromoteTo(dd, hn::UpperHalf(df, dy)));
+          const VD d0 = hn::Abs(hn::Sub(hn::PromoteTo(dd, hn::LowerHalf(df, x)), mu0));
+          const VD d1 = hn::Abs(hn::Sub(hn::PromoteTo(dd, hn::UpperHalf(df, x)), mu1));
+          ab0 = hn::Add(ab0, dy0);
+          ab1 = hn::Add(ab1, dy1);
+          as0 = fused(dy0, d0, as0);
+          as1 = fused(dy1, d1, as1);
+        }
+        const VS t = hn::Mul(k, dy);
+        if (HWY_LIKELY(hn::AllTrue(ds, hn::Lt(hn::Abs(t), limit)))) {
+          hn::StoreU(hn::DemoteTo(DSH(), t), DSH(), reinterpret_cast<hwy::float16_t*>(dx_out + i));
+        } else {
+          infer_half_elements(s, r * W + i, l, N);
+        }
+      }
+      b0 = hn::Add(b0, hn::PromoteTo(dd, hn::LowerHalf(df, gb)));
+      b1 = hn::Add(b1, hn::PromoteTo(dd, hn::UpperHalf(df, gb)));
+      s0 = hn::Add(s0, hn::PromoteTo(dd, hn::LowerHalf(df, gs)));
+      s1 = hn::Add(s1, hn::PromoteTo(dd, hn::UpperHalf(df, gs)));
+    }
+    hn::StoreU(b0, dd, acc_b + l);
+    hn::StoreU(b1, dd, acc_b + l + H);
+    hn::StoreU(s0, dd, acc_s + l);
+    hn::StoreU(s1, dd, acc_s + l + H);
+    if constexpr (kMagnitudes) {
+      hn::StoreU(ab0, dd, abs_b + l);
+      hn::StoreU(ab1, dd, abs_b + l + H);
+      hn::StoreU(as0, dd, abs_s + l);
+      hn::StoreU(as1, dd, abs_s + l + H);
+    }
+  }
+  return l;
+}
+#endif
+
+// Rows [r, r + rows) of every lane: whole vectors up to the rows' shortest
+// lane end where the hardware converts, the other lanes one by one.
+template <bool kMagnitudes>
+void infer_half_group_rows(const LaneSpan& s, const ReduceOut& out, double* acc_b, double* acc_s,
+                           std::int64_t r, std::int64_t rows) {
+  std::int64_t l = s.lane_begin;
+#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+  std::int64_t l1 = s.lane_end;
+  for (std::int64_t q = 0; q < rows; ++q) l1 = std::min(l1, row_lane_end(s, r + q));
+  l = rows == kRowsAtOnce
+          ? infer_half_vectors<kMagnitudes, kRowsAtOnce>(s, out, acc_b, acc_s, r, rows, l, l1)
+          : infer_half_vectors<kMagnitudes, 0>(s, out, acc_b, acc_s, r, rows, l, l1);
+#endif
+  infer_half_lanes<kMagnitudes>(s, out, acc_b, acc_s, r, r + rows, l, s.lane_end - l);
+}
+
+template <bool kMagnitudes>
+void ReduceHalfInfer(const LaneSpan& span, const ReduceOut& out) {
+  static_assert(kRowsAtOnce % kHalfSumRows == 0, "four-row steps keep the groups aligned");
+  const LaneSpan s = span;  // see kLocalSpan
+  const std::int64_t l0 = s.lane_begin;
+  const std::int64_t n = s.lane_end - l0;
+  double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
+  double* const acc_s = out.acc_s - l0;
+  for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
+    const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
+    for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
+    std::int64_t r = rb;
+    for (; r + kRowsAtOnce <= re; r += kRowsAtOnce) {
+      infer_half_group_rows<kMagnitudes>(s, out, acc_b, acc_s, r, kRowsAtOnce);
+    }
+    if (r < re) infer_half_group_rows<kMagnitudes>(s, out, acc_b, acc_s, r, re - r);
+    add_block_totals(s, out, acc_b, acc_s);
   }
 }
 
@@ -586,6 +743,14 @@ void Prepare(const LaneCoefficients& s, std::int64_t channel) {
     hn::StoreU(k, dd, s.a + c);
     if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
     if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
+    if (s.sum_mean32 != nullptr) {
+      const VD a = hn::Abs(mu);
+      const auto ok =
+          hn::Or(hn::Eq(mu, hn::Zero(dd)),
+                 hn::And(hn::Ge(a, hn::Set(dd, kSumMeanMin)), hn::Le(a, hn::Set(dd, kSumMeanMax))));
+      const VD v = hn::IfThenElse(ok, mu, hn::Set(dd, hn::GetLane(hn::NaN(dd))));
+      hn::StoreU(hn::DemoteTo(DF(), v), DF(), s.sum_mean32 + c);
+    }
   }
   for (; c < channel; ++c) {
     const double mu = load1<S>(s.mean_in, c);
@@ -594,6 +759,7 @@ void Prepare(const LaneCoefficients& s, std::int64_t channel) {
     s.a[c] = k;
     if (s.a32 != nullptr) s.a32[c] = narrow_coefficient(k);
     if (s.mean32 != nullptr) s.mean32[c] = static_cast<float>(mu);
+    if (s.sum_mean32 != nullptr) s.sum_mean32[c] = sum_mean(mu);
   }
 }
 void PrepareF32(const LaneCoefficients& s, std::int64_t channel) {
@@ -613,7 +779,11 @@ std::int64_t CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t e
 template <DataType T>
 void ReduceAny(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
   if (dx) {
-    mag ? Reduce<T, true, true>(s, o) : Reduce<T, true, false>(s, o);
+    if constexpr (T == DataType::f16) {
+      mag ? ReduceHalfInfer<true>(s, o) : ReduceHalfInfer<false>(s, o);
+    } else {
+      mag ? Reduce<T, true, true>(s, o) : Reduce<T, true, false>(s, o);
+    }
   } else {
     mag ? Reduce<T, false, true>(s, o) : Reduce<T, false, false>(s, o);
   }

@@ -12,6 +12,10 @@ namespace bng::opt {
 
 enum class DataType : std::uint8_t { f32, f16 };
 
+// Rows per binary32 partial sum in inference pass 1 of binary16 data
+// (docs/accuracy.md §2.1 derives the error for this value).
+inline constexpr std::int64_t kHalfSumRows = 2;
+
 struct LaneSpan {
   const void* x;
   const void* dy;
@@ -34,6 +38,10 @@ struct LaneSpan {
   const float* a32;
   const float* nb32;
   const float* nc32;
+  // Binary16 data, inference: sum_mean(mean) (binary32_coefficients.hpp), the
+  // mean for pass 1's binary32 partial sums, NaN where a lane keeps binary64
+  // sums. Null otherwise.
+  const float* sum_mean32;
   // Training dx's run-time error bound |t - y*| <= e (docs/accuracy.md §4),
   // asked for only where |t| reaches the overflow threshold (rare): the
   // driver may have to compute the magnitudes it rests on first.
@@ -50,7 +58,10 @@ struct LaneSpan {
 // so the driver asks for them only when an in-place call will overwrite the
 // inputs they come from (otherwise it recomputes them on demand, in the same
 // order: lane_magnitude). With write_dx it also stores inference dx = a*dy
-// (binary16 data: a32*dy in binary32 where that is below 65520, see infer1).
+// (binary16 data: a32*dy in binary32 where that is below 65520, see infer1);
+// on binary16 data it then sums each lane's rows of a block in groups of
+// kHalfSumRows in binary32 first, and those group sums into acc_b/acc_s
+// (docs/accuracy.md §2.1; lanes whose sum_mean32 is NaN sum row by row).
 struct ReduceOut {
   double* acc_b;
   double* acc_s;
@@ -99,7 +110,8 @@ std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t
 // Per-lane coefficients for lanes 0 .. channel - 1 from the statistics (in
 // the statistics type): mean, a = scale * invar (exact in binary64), and for
 // binary16 data a32 = narrow_coefficient(a) and, for training, mean32 = mean
-// in binary32 (each skipped where its pointer is null).
+// in binary32, for inference sum_mean32 = sum_mean(mean) (each skipped where
+// its pointer is null).
 struct LaneCoefficients {
   const void* mean_in;
   const void* invar_in;
@@ -108,6 +120,7 @@ struct LaneCoefficients {
   double* a;
   float* mean32;
   float* a32;
+  float* sum_mean32;
 };
 void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel);
 

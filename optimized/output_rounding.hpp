@@ -25,6 +25,11 @@ inline constexpr double kHalfOverflow = 65536.0;
 // |t - y*| for every output (at most (L + 9) * 2^-53 * M * (1 + 2^-40), L = 128,
 // and M_upper is within a factor 1 +- 2^-22 of M), and at most alpha * M / 2.
 inline constexpr double kErrorPerMagnitude = 140.0 * 0x1p-53;
+// The same for dbias and dscale of inference on binary16 data, whose pass 1
+// sums pairs of rows in binary32 (docs/accuracy.md §2.1): |t - y*| is at most
+// (3 * 2^-24 + 2^-46) * M * (1 + 2^-22); 3.25 * 2^-24 bounds that and stays
+// below alpha * M / 2 = 4 * 2^-24 * M.
+inline constexpr double kErrorPerMagnitudeBinary32Sums = 3.25 * 0x1p-24;
 
 // The output formats' overflow constants: MAX, 2^(emax+1), and the midpoint
 // MAX + ulp_top / 2 from which (ties to even included) a value rounds to Inf.

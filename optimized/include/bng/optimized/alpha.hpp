@@ -13,6 +13,8 @@
 // coefficients rounded to binary32: t within (3 * 2^-24 + 2^-45) * M (1 + 2^-22)
 // of y* for training (2 * 2^-24 * M for inference), so
 // alpha = 2 * (3 * 2^-24 + 2^-45) * (1 + 2^-22) < 2^-21.41 <= 2^-21, inside their bar of 2^-20.
+// Their inference sums pairs of rows in binary32 first: dbias and dscale within
+// (3 * 2^-24 + 2^-46.9) * M (1 + 2^-22), alpha < 2^-22.41 for those outputs.
 // Valid for batch <= 2^30.
 #pragma once
 
