@@ -373,12 +373,16 @@ void infer_half_lane(const LaneSpan& s, const ReduceOut& out, double* acc_b, dou
   }
 }
 
+// Elements i .. i + n - 1 (lanes l ..) through infer1: a vector with a lane
+// whose binary32 product is not below 65520 (rare).
 HWY_NOINLINE void infer_half_elements(const LaneSpan& s, std::int64_t i, std::int64_t l,
                                       std::int64_t n) {
   for (std::int64_t k = 0; k < n; ++k)
     infer1<DataType::f16>(s, i + k, l + k, load1<DataType::f16>(s.dy, i + k));
 }
 
+// Lanes l .. l + n - 1 one by one: the lanes after the last whole vector, the
+// portable path, and vectors holding a lane that keeps binary64 sums.
 template <bool kMagnitudes>
 HWY_NOINLINE void infer_half_lanes(const LaneSpan& s, const ReduceOut& out, double* acc_b,
                                    double* acc_s, std::int64_t r, std::int64_t r_end,
@@ -402,7 +406,7 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
   const DF df;
   const DD dd;
   const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
-  const auto H = N / 2;
+  const auto ND = N / 2;  // binary64 lanes
   const std::int64_t n_rows = kRows != 0 ? kRows : rows;
   const std::int64_t W = s.width;
   const auto* const x_in = static_cast<const std::uint16_t*>(s.x) + r * W;
@@ -421,16 +425,16 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
       continue;
     }
     const VS k = hn::LoadU(ds, a32 + l);
-    VD b0 = hn::LoadU(dd, acc_b + l), b1 = hn::LoadU(dd, acc_b + l + H);
-    VD s0 = hn::LoadU(dd, acc_s + l), s1 = hn::LoadU(dd, acc_s + l + H);
+    VD b0 = hn::LoadU(dd, acc_b + l), b1 = hn::LoadU(dd, acc_b + l + ND);
+    VD s0 = hn::LoadU(dd, acc_s + l), s1 = hn::LoadU(dd, acc_s + l + ND);
     VD ab0 = hn::Zero(dd), ab1 = ab0, as0 = ab0, as1 = ab0, mu0 = ab0, mu1 = ab0;
     if constexpr (kMagnitudes) {
       ab0 = hn::LoadU(dd, abs_b + l);
-      ab1 = hn::LoadU(dd, abs_b + l + H);
+      ab1 = hn::LoadU(dd, abs_b + l + ND);
       as0 = hn::LoadU(dd, abs_s + l);
-      as1 = hn::LoadU(dd, abs_s + l + H);
+      as1 = hn::LoadU(dd, abs_s + l + ND);
       mu0 = hn::LoadU(dd, mean + l);
-      mu1 = hn::LoadU(dd, mean + l + H);
+      mu1 = hn::LoadU(dd, mean + l + ND);
     }
 #pragma GCC unroll 4
     for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
@@ -467,14 +471,14 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
       s1 = hn::Add(s1, hn::PromoteTo(dd, hn::UpperHalf(df, gs)));
     }
     hn::StoreU(b0, dd, acc_b + l);
-    hn::StoreU(b1, dd, acc_b + l + H);
+    hn::StoreU(b1, dd, acc_b + l + ND);
     hn::StoreU(s0, dd, acc_s + l);
-    hn::StoreU(s1, dd, acc_s + l + H);
+    hn::StoreU(s1, dd, acc_s + l + ND);
     if constexpr (kMagnitudes) {
       hn::StoreU(ab0, dd, abs_b + l);
-      hn::StoreU(ab1, dd, abs_b + l + H);
+      hn::StoreU(ab1, dd, abs_b + l + ND);
       hn::StoreU(as0, dd, abs_s + l);
-      hn::StoreU(as1, dd, abs_s + l + H);
+      hn::StoreU(as1, dd, abs_s + l + ND);
     }
   }
   return l;
