@@ -34,7 +34,11 @@ using DU = hn::RebindToUnsigned<DD>;
 // F16C (hardware binary16 <-> binary32) comes with Highway's AVX2 and AVX3
 // targets. Elsewhere Highway's emulated conversions saturate and mishandle
 // Inf/NaN, so the portable path converts lane by lane with half_bits.hpp.
-constexpr bool kHardwareConversions = HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3;
+// (The macro serves the #if around code that names F16C-only operations.)
+#ifndef BNG_HARDWARE_CONVERSIONS
+#define BNG_HARDWARE_CONVERSIONS (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3)
+#endif
+constexpr bool kHardwareConversions = BNG_HARDWARE_CONVERSIONS;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
 // From here on a binary32 value rounds to a binary16 infinity (F16Limits).
 constexpr float kHalfRoundsToInf = static_cast<float>(F16Limits::rounds_to_inf);
@@ -67,26 +71,22 @@ HWY_INLINE void two_sum_into(VD& hi, VD& lo, VD v) {
 
 // The lanes after the last whole vector use load1/store1 (scalar_elements.hpp):
 // the same double operations in the same order as the vector forms, hence the
-// same bits. A load is a binary32 vector first (exact), then widened.
+// same bits.
 template <DataType T>
-hn::Vec<DF> load_narrow(const void* p, std::int64_t i) {
-  const DF df;
+VD load(const void* p, std::int64_t i) {
+  const DD dd;
   if constexpr (T == DataType::f32) {
-    return hn::LoadU(df, static_cast<const float*>(p) + i);
+    return hn::PromoteTo(dd, hn::LoadU(DF(), static_cast<const float*>(p) + i));
   } else if constexpr (kHardwareConversions) {
     const auto* h =
         reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
-    return hn::PromoteTo(df, hn::LoadU(DH(), h));
+    return hn::PromoteTo(dd, hn::PromoteTo(DF(), hn::LoadU(DH(), h)));
   } else {
-    HWY_ALIGN float tmp[kMaxLanes];
-    for (std::size_t k = 0; k < hn::Lanes(df); ++k)
-      tmp[k] = static_cast<float>(load1<T>(p, i + static_cast<std::int64_t>(k)));
-    return hn::Load(df, tmp);
+    HWY_ALIGN double tmp[kMaxLanes];
+    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+      tmp[k] = load1<T>(p, i + static_cast<std::int64_t>(k));
+    return hn::Load(dd, tmp);
   }
-}
-template <DataType T>
-VD load(const void* p, std::int64_t i) {
-  return hn::PromoteTo(DD(), load_narrow<T>(p, i));
 }
 
 // Rounds t to binary16 precision in double, exactly as double_to_half_rn
@@ -164,7 +164,7 @@ HWY_INLINE void store(void* p, std::int64_t i, VD t) {
   }
 }
 
-// Pass 2 of binary16 data in binary32 (docs/accuracy.md §3.1): 16 lanes per
+// Binary16 data in binary32 (docs/accuracy.md §2.1, §3.1): 16 lanes per
 // AVX-512 vector instead of 8, no binary64 conversions, one hardware rounding
 // to binary16.
 using DS = hn::ScalableTag<float>;
@@ -174,6 +174,18 @@ using DSH = hn::Rebind<hwy::float16_t, DS>;
 HWY_INLINE VS load_half(const void* p, std::int64_t i) {
   const auto* h = reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
   return hn::PromoteTo(DS(), hn::LoadU(DSH(), h));
+}
+
+// The binary32 form of try_store: t rounded once to binary16 and true, or
+// false without storing when some lane is not below 65520 (overflow, NaN, a
+// NaN coefficient): the caller then takes its lanes through the scalar rules.
+HWY_INLINE bool try_store_half(void* p, std::int64_t i, VS t) {
+  const DS ds;
+  if (HWY_UNLIKELY(!hn::AllTrue(ds, hn::Lt(hn::Abs(t), hn::Set(ds, kHalfRoundsToInf)))))
+    return false;
+  auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
+  hn::StoreU(hn::DemoteTo(DSH(), t), DSH(), h);
+  return true;
 }
 
 // Inference dx of one element. Binary16 data (docs/accuracy.md §3.1):
@@ -391,7 +403,7 @@ HWY_NOINLINE void infer_half_lanes(const LaneSpan& s, const ReduceOut& out, doub
     infer_half_lane<kMagnitudes>(s, out, acc_b, acc_s, r, r_end, l + k);
 }
 
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3  // kHardwareConversions
+#if BNG_HARDWARE_CONVERSIONS
 // The vector form of infer_half_lane: rows [r, r + rows) (r at a group
 // boundary; kRows of them, or `rows` where kRows is 0), lanes from l on, a
 // whole vector at a time while every row has it. A vector with a NaN in
@@ -417,7 +429,6 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
   const double* const mean = s.mean;
   double* const abs_b = out.abs_b;
   double* const abs_s = out.abs_s;
-  const VS limit = hn::Set(ds, kHalfRoundsToInf);
   for (; l + N <= l1; l += N) {
     const VS mu = hn::LoadU(ds, sum_mean32 + l);
     if (HWY_UNLIKELY(!hn::AllFalse(ds, hn::IsNaN(mu)))) {
@@ -442,10 +453,7 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
 #pragma GCC unroll 4
       for (std::int64_t q = g; q < g + kHalfSumRows && q < n_rows; ++q) {
         const std::int64_t i = q * W + l;
-        const VS dy =
-            hn::PromoteTo(ds, hn::LoadU(DSH(), reinterpret_cast<const hwy::float16_t*>(dy_in + i)));
-        const VS x =
-            hn::PromoteTo(ds, hn::LoadU(DSH(), reinterpret_cast<const hwy::float16_t*>(x_in + i)));
+        const VS dy = load_half(dy_in, i), x = load_half(x_in, i);
         gb = hn::Add(gb, dy);
         gs = hn::MulAdd(dy, hn::Sub(x, mu), gs);
         if constexpr (kMagnitudes) {
@@ -458,10 +466,7 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
           as0 = fused(dy0, d0, as0);
           as1 = fused(dy1, d1, as1);
         }
-        const VS t = hn::Mul(k, dy);
-        if (HWY_LIKELY(hn::AllTrue(ds, hn::Lt(hn::Abs(t), limit)))) {
-          hn::StoreU(hn::DemoteTo(DSH(), t), DSH(), reinterpret_cast<hwy::float16_t*>(dx_out + i));
-        } else {
+        if (HWY_UNLIKELY(!try_store_half(dx_out, i, hn::Mul(k, dy)))) {
           infer_half_elements(s, r * W + i, l, N);
         }
       }
@@ -491,7 +496,7 @@ template <bool kMagnitudes>
 void infer_half_group_rows(const LaneSpan& s, const ReduceOut& out, double* acc_b, double* acc_s,
                            std::int64_t r, std::int64_t rows) {
   std::int64_t l = s.lane_begin;
-#if HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3
+#if BNG_HARDWARE_CONVERSIONS
   std::int64_t l1 = s.lane_end;
   for (std::int64_t q = 0; q < rows; ++q) l1 = std::min(l1, row_lane_end(s, r + q));
   l = rows == kRowsAtOnce
@@ -633,6 +638,15 @@ hn::Vec<DF> narrow_coefficients(VD v) {
   return hn::DemoteTo(DF(), hn::IfThenElse(ok, v, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
 }
 
+// sum_mean (binary32_coefficients.hpp) a vector at a time.
+hn::Vec<DF> sum_means(VD mean) {
+  const DD dd;
+  const VD a = hn::Abs(mean);
+  const auto ok = hn::Or(hn::Eq(mean, hn::Zero(dd)), hn::And(hn::Ge(a, hn::Set(dd, kSumMeanMin)),
+                                                             hn::Le(a, hn::Set(dd, kSumMeanMax))));
+  return hn::DemoteTo(DF(), hn::IfThenElse(ok, mean, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
+}
+
 // One element: the binary32 formula, rounded once (store1 of a binary32 value
 // below 65520 is round-to-nearest-even, like the vector conversion); where
 // its result is not below 65520 (Inf, NaN, a NaN coefficient), dx1.
@@ -663,7 +677,6 @@ void apply_half_rows(const LaneSpan& span, std::int64_t first_row, std::int64_t 
   if constexpr (kHardwareConversions) {
     const DS ds;
     const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
-    const VS limit = hn::Set(ds, kHalfRoundsToInf);
     for (; l + N <= l1; l += N) {
       const VS mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
       const VS nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
@@ -672,12 +685,7 @@ void apply_half_rows(const LaneSpan& span, std::int64_t first_row, std::int64_t 
         const std::int64_t i = (first_row + q) * s.width + l;
         const VS d = hn::Sub(load_half(s.x, i), mu);
         const VS t = hn::MulAdd(d, nc, hn::MulAdd(a, load_half(s.dy, i), nb));
-        if (HWY_LIKELY(hn::AllTrue(ds, hn::Lt(hn::Abs(t), limit)))) {
-          auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(s.dx) + i);
-          hn::StoreU(hn::DemoteTo(DSH(), t), DSH(), h);
-        } else {
-          dx_half_lanes(s, i, l, N);
-        }
+        if (HWY_UNLIKELY(!try_store_half(s.dx, i, t))) dx_half_lanes(s, i, l, N);
       }
     }
   }
@@ -747,14 +755,7 @@ void Prepare(const LaneCoefficients& s, std::int64_t channel) {
     hn::StoreU(k, dd, s.a + c);
     if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
     if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
-    if (s.sum_mean32 != nullptr) {
-      const VD a = hn::Abs(mu);
-      const auto ok =
-          hn::Or(hn::Eq(mu, hn::Zero(dd)),
-                 hn::And(hn::Ge(a, hn::Set(dd, kSumMeanMin)), hn::Le(a, hn::Set(dd, kSumMeanMax))));
-      const VD v = hn::IfThenElse(ok, mu, hn::Set(dd, hn::GetLane(hn::NaN(dd))));
-      hn::StoreU(hn::DemoteTo(DF(), v), DF(), s.sum_mean32 + c);
-    }
+    if (s.sum_mean32 != nullptr) hn::StoreU(sum_means(mu), DF(), s.sum_mean32 + c);
   }
   for (; c < channel; ++c) {
     const double mu = load1<S>(s.mean_in, c);

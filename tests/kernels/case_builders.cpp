@@ -5,6 +5,11 @@
 #include "bng/reference/rounding.hpp"
 
 namespace bng::ktest {
+
+double uniform(std::mt19937_64& rng, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(rng);
+}
+
 namespace {
 
 double any_finite(std::mt19937_64& rng, Format f) {

@@ -25,6 +25,9 @@ inline constexpr Hard kAllHard[] = {Hard::random,         Hard::far_mean,  Hard:
                                     Hard::band_cancelling};
 const char* hard_name(Hard h);
 
+// A uniform draw from [lo, hi).
+double uniform(std::mt19937_64& rng, double lo, double hi);
+
 // Builds a case of the given shape; specials (NaN/Inf) only if plant_specials.
 Case make_case(Combo combo, Hard kind, std::int64_t batch, std::int64_t channel, int is_train,
                std::uint64_t seed, bool plant_specials = false);

@@ -1,5 +1,7 @@
 #include "kernel_runner.hpp"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -183,6 +185,16 @@ std::string check_against_reference(const Case& c, const Outputs& out, const std
        << "), combo " << combo_name(c.combo) << ", batch " << c.batch << ", channel " << c.channel
        << ", is_train " << c.is_train << "; first ones:\n";
   return head.str() + msg.str();
+}
+
+void expect_same_bits_within_alpha(const Case& c, const std::string& what) {
+  const Encoded e = encode_case(c);
+  const RawOutputs r3 = run_raw(e, 0x3);
+  EXPECT_TRUE(run_raw(e, 0x0) == r3) << what << ": outputs differ between core masks 0 and 0x3";
+  EXPECT_TRUE(run_raw(e, 0x3, InPlace::x) == r3) << what << ": dx == x differs";
+  EXPECT_TRUE(run_raw(e, 0x3, InPlace::dy) == r3) << what << ": dx == dy differs";
+  const std::string fail = check_against_reference(c, decode(c, r3), what);
+  EXPECT_TRUE(fail.empty()) << fail;
 }
 
 }  // namespace bng::ktest

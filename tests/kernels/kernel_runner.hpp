@@ -48,4 +48,9 @@ Outputs decode(const Case& c, const RawOutputs& raw);
 // `what` (seed, shape) heads the report.
 std::string check_against_reference(const Case& c, const Outputs& out, const std::string& what);
 
+// The guarantees every hand-built case is held to (gtest expectations): the
+// same bits for core masks 0 and 0x3 and for both in-place forms (dx == x,
+// dx == dy), and every output within the declared alpha of the reference.
+void expect_same_bits_within_alpha(const Case& c, const std::string& what);
+
 }  // namespace bng::ktest
