@@ -93,7 +93,7 @@ VD load(const void* p, std::int64_t i) {
 // (ties to even, subnormal spacing 2^-24 below 2^-14): adding and removing
 // C = 1.5 * 2^(e+42), e = max(exponent(|t|), -14), leaves |t| on the grid of
 // spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. For
-// |t| < 65520 (try_store's condition; NaN stays NaN) the result is a binary16
+// |t| < 65520 (try_store's condition, which sends NaN elsewhere) the result is a binary16
 // value, so the two narrowing conversions after it are exact.
 VD round_to_half_precision(VD t) {
   const DD dd;
@@ -106,19 +106,21 @@ VD round_to_half_precision(VD t) {
 
 // The vector store: true, or false without storing when some lane needs the
 // scalar rules of output_rounding.hpp (the clamp below the overflow
-// threshold, training dx's guard, Inf): rare, so one test per vector instead
+// threshold, training dx's guard, Inf, the canonical NaN): rare, so one test per vector instead
 // of clamping every lane. Where it stores, the bits are those of store1.
 template <DataType T>
 HWY_INLINE bool try_store(void* p, std::int64_t i, VD t) {
   const DD dd;
   if constexpr (T == DataType::f32) {
     // Rounding to nearest-even gives Inf exactly from MAX + ulp/2 on, where
-    // store1 would clamp or guard; below that it is store1's result.
+    // store1 would clamp or guard; below that it is store1's result. A NaN
+    // goes to store1 too, which stores the canonical NaN.
     const auto f = hn::DemoteTo(DF(), t);
-    if (HWY_UNLIKELY(!hn::AllFalse(DF(), hn::IsInf(f)))) return false;
+    if (HWY_UNLIKELY(!hn::AllTrue(DF(), hn::IsFinite(f)))) return false;
     hn::StoreU(f, DF(), static_cast<float*>(p) + i);
   } else {
-    if (HWY_UNLIKELY(!hn::AllFalse(dd, hn::Ge(hn::Abs(t), hn::Set(dd, F16Limits::rounds_to_inf)))))
+    // Not below 65520 (NaN included: the comparison is false) goes to store1.
+    if (HWY_UNLIKELY(!hn::AllTrue(dd, hn::Lt(hn::Abs(t), hn::Set(dd, F16Limits::rounds_to_inf)))))
       return false;
 #if HWY_TARGET == HWY_AVX3
     // Round to odd into binary32 (truncate, then set the last bit where that
@@ -126,8 +128,8 @@ HWY_INLINE bool try_store(void* p, std::int64_t i, VD t) {
     // result, because binary32 keeps 13 more bits than binary16 and the set
     // bit decides ties (Boldo and Melquiond, "Emulation of FMA and correctly
     // rounded sums: proved algorithms using rounding to odd", 2008). Fewer
-    // operations than round_to_half_precision; the same bits, NaN included
-    // (the last binary32 bit never reaches binary16).
+    // operations than round_to_half_precision; the same bits (the
+    // last binary32 bit never reaches binary16).
     const __m512d v = t.raw;
     const __m256 f = _mm512_cvt_roundpd_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), v, _CMP_NEQ_UQ);
@@ -821,42 +823,28 @@ HWY_EXPORT(PrepareF32);
 HWY_EXPORT(PrepareF16);
 
 void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel) {
-  if (isa_forced_portable()) {
-    stats == DataType::f32 ? HWY_STATIC_DISPATCH(PrepareF32)(s, channel)
-                           : HWY_STATIC_DISPATCH(PrepareF16)(s, channel);
-  } else {
-    stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(PrepareF32)(s, channel)
-                           : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
-  }
+  select_isa();
+  stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(PrepareF32)(s, channel)
+                         : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
 }
 
 std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
                               std::int64_t end) {
-  if (isa_forced_portable()) {
-    return stats == DataType::f32 ? HWY_STATIC_DISPATCH(CombineF32)(s, begin, end)
-                                  : HWY_STATIC_DISPATCH(CombineF16)(s, begin, end);
-  }
+  select_isa();
   return stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(CombineF32)(s, begin, end)
                                 : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
 }
 
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes) {
-  if (isa_forced_portable()) {
-    t == DataType::f32 ? HWY_STATIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
-                       : HWY_STATIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes);
-  } else {
-    t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
-                       : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes);
-  }
+  select_isa();
+  t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
+                     : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes);
 }
 
 void apply_span(DataType t, const LaneSpan& s) {
-  if (isa_forced_portable()) {
-    t == DataType::f32 ? HWY_STATIC_DISPATCH(ApplyF32)(s) : HWY_STATIC_DISPATCH(ApplyF16)(s);
-  } else {
-    t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ApplyF32)(s) : HWY_DYNAMIC_DISPATCH(ApplyF16)(s);
-  }
+  select_isa();
+  t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ApplyF32)(s) : HWY_DYNAMIC_DISPATCH(ApplyF16)(s);
 }
 }  // namespace bng::opt
 #endif

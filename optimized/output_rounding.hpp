@@ -5,9 +5,12 @@
 // an output whose exact value rounds to a finite number into ±Inf. A finite
 // |t| >= 2^(emax+1) first goes through guard_overflow with a run-time bound
 // e on |t - y*| (docs/accuracy.md §4): ±Inf only if y* certainly rounds to
-// ±Inf, else ±MAX. The vector forms in lane_kernels.cpp produce the same bits.
+// ±Inf, else ±MAX. Every NaN is stored as the one canonical NaN below. The
+// vector forms in lane_kernels.cpp produce the same bits (a vector holding a
+// NaN comes here).
 #pragma once
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -54,7 +57,17 @@ double guard_overflow(double t, double e) {
   return t;
 }
 
+// The one NaN every output NaN is stored as: the positive quiet NaN with a
+// zero payload. Which NaN an operation returns depends on its operand order
+// (x86 returns the first operand's NaN, an invalid operation a negative
+// default NaN), and compilers reorder commutative operands at will, so a NaN
+// passed on from the arithmetic would make the bits depend on the compiler
+// and optimisation level (SPEC §4 forbids that). docs/spec-notes.md #12.
+inline constexpr std::uint32_t kCanonicalNanF32 = 0x7fc00000u;
+inline constexpr std::uint16_t kCanonicalNanF16 = 0x7e00u;
+
 inline float round_to_float(double t) {
+  if (std::isnan(t)) return std::bit_cast<float>(kCanonicalNanF32);
   const double a = std::fabs(t);
   if (a >= kFloatOverflow)
     return std::copysign(std::numeric_limits<float>::infinity(),
@@ -64,6 +77,7 @@ inline float round_to_float(double t) {
 }
 
 inline std::uint16_t round_to_half(double t) {
+  if (std::isnan(t)) return kCanonicalNanF16;
   const double a = std::fabs(t);
   if (a > kHalfMax && a < kHalfOverflow) t = std::copysign(kHalfMax, t);
   return double_to_half_rn(t);

@@ -198,6 +198,34 @@ std::string check_in_place(const Case& c, const CallSpec& spec, InPlace where) {
                     ch);
 }
 
+std::string check_canonical_nans(const Case& c, const CallSpec& spec) {
+  const RunResult got = run(c, spec);
+  const Format df = data_format(c.combo), sf = stats_format(c.combo);
+  const auto canonical = [](Format f) { return f == Format::binary32 ? 0x7fc00000u : 0x7e00u; };
+  const auto first_other = [&](const std::vector<std::uint32_t>& bits, const std::vector<double>& v,
+                               Format f) -> std::int64_t {
+    for (std::size_t i = 0; i < bits.size(); ++i) {
+      if (std::isnan(v[i]) && bits[i] != canonical(f)) return static_cast<std::int64_t>(i);
+    }
+    return -1;
+  };
+  std::ostringstream os;
+  std::int64_t ch = -1;
+  if (const auto i = first_other(got.dx_bits, got.values.dx, df); i >= 0) {
+    ch = i % c.channel;
+    os << "dx[n=" << i / c.channel << ",c=" << ch << "] is " << hex_bits(got.dx_bits[i], df);
+  } else if (const auto k = first_other(got.dbias_bits, got.values.dbias, sf); k >= 0) {
+    ch = k;
+    os << "dbias[c=" << k << "] is " << hex_bits(got.dbias_bits[k], sf);
+  } else if (const auto j = first_other(got.dscale_bits, got.values.dscale, sf); j >= 0) {
+    ch = j;
+    os << "dscale[c=" << j << "] is " << hex_bits(got.dscale_bits[j], sf);
+  } else {
+    return {};
+  }
+  return reproducer(c, spec, os.str() + ", not the canonical NaN (docs/spec-notes.md #12)", ch);
+}
+
 std::string check_overlapping_inputs(const Case& c, const CallSpec& spec) {
   Case same = c;
   same.dy = same.x;

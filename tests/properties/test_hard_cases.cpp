@@ -1,6 +1,7 @@
 // Example-based tests: the hard cases kept as data in tests/data/hard-cases/,
 // each file saying how it was found. Every case runs on every entry point of
-// every target that has its type combination, for accuracy and bit identity.
+// every target that has its type combination, for accuracy and bit identity
+// (masks, forms, in place, canonical NaN).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -42,6 +43,11 @@ TEST(HardCases, accuracy_and_identity_on_every_entry_point) {
         for (const CallSpec& s : entry_points(t, c.combo, mask)) others.push_back(s);
       }
       EXPECT_EQ(check_reproducible(c, base, others), "");
+      for (const CallSpec& s : {base, others.back()}) {
+        EXPECT_EQ(check_in_place(c, s, InPlace::dx_is_x), "");
+        EXPECT_EQ(check_in_place(c, s, InPlace::dx_is_dy), "");
+        EXPECT_EQ(check_canonical_nans(c, s), "");
+      }
     }
   }
 }

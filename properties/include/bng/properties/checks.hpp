@@ -49,6 +49,11 @@ std::string check_pow2_scaling(const Case& c, const CallSpec& spec, int k);
 bool scaling_applies(const Case& c, int k);
 // dx == x and dx == dy (same start, same length) give the out-of-place bits.
 std::string check_in_place(const Case& c, const CallSpec& spec, InPlace where);
+// Every NaN output is the canonical quiet NaN (0x7fc00000, 0x7e00): the
+// library's way to keep NaN bits independent of compiler and operand order
+// (docs/spec-notes.md #12). Not a SPEC §5 accuracy rule: certify does not
+// hold other libraries to it.
+std::string check_canonical_nans(const Case& c, const CallSpec& spec);
 
 // ---- status rules (SPEC §3) -------------------------------------------------------
 
