@@ -3,7 +3,7 @@
 // are independent: lane l holds channel l % channel, and every lane sums its
 // own rows in row order, so the vector length never changes a result.
 // Compiled once per instruction set (Highway); run-time dispatch honours
-// BNG_ISA=portable (bng/optimized/isa.hpp).
+// BNG_ISA (bng/optimized/isa.hpp).
 #pragma once
 
 #include <cstdint>
