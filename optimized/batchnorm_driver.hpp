@@ -5,10 +5,8 @@
 #pragma once
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -117,23 +115,6 @@ struct DxBound {
   }
 };
 
-#ifdef BNG_PLANTED_BUG_ONE_ULP
-// Planted bug (tests must catch it): one ulp too many on the last dx element.
-template <DataType T>
-void plant_one_ulp(const Args& a) {
-  const std::int64_t last = a.batch * a.channel - 1;
-  if constexpr (T == DataType::f32) {
-    std::uint32_t bits;
-    std::memcpy(&bits, static_cast<float*>(a.dx) + last, 4);
-    if ((bits & 0x7f800000u) != 0x7f800000u) ++bits;
-    std::memcpy(static_cast<float*>(a.dx) + last, &bits, 4);
-  } else {
-    auto* h = static_cast<std::uint16_t*>(a.dx) + last;
-    if ((*h & 0x7c00u) != 0x7c00u) ++*h;
-  }
-}
-#endif
-
 }  // namespace detail
 
 inline constexpr std::int64_t kPooledCombineChannels = 512;
@@ -144,13 +125,6 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   const bool train = a.is_train != 0;
   constexpr std::int64_t kDataBytes = T == DataType::f32 ? 4 : 2;
   const bool tiled = train && tile_for_training(p, kDataBytes);
-#ifdef BNG_PLANTED_BUG_REDUCTION_ORDER
-  // Planted bug (tests must catch it): row bands follow the number of workers.
-  if (!tiled) {
-    p.row_parts = static_cast<int>(
-        std::min<std::int64_t>(p.blocks, a.core_mask == 0 ? 1 : std::popcount(a.core_mask)));
-  }
-#endif
   const std::int64_t W = p.width, C = a.channel;
   const auto m = static_cast<double>(a.batch);
   // An in-place call overwrites x or dy, so the magnitudes (needed only at the
@@ -241,15 +215,10 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
           mb += band[4 * W + l];
           ms += band[5 * W + l];
         }
-#ifdef BNG_PLANTED_BUG_REDUCTION_ORDER
-        hb += band[l] + band[W + l];
-        hs += band[2 * W + l] + band[3 * W + l];
-#else
         two_sum_into(hb, lb, band[l]);
         lb += band[W + l];
         two_sum_into(hs, ls, band[2 * W + l]);
         ls += band[3 * W + l];
-#endif
       }
     }
     // The pass summed dy*(x - mean); invar enters once per channel.
@@ -342,9 +311,6 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       });
     }
   }
-#ifdef BNG_PLANTED_BUG_ONE_ULP
-  if (train) detail::plant_one_ulp<T>(a);
-#endif
 }
 
 }  // namespace bng::opt

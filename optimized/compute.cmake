@@ -25,17 +25,6 @@ set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_SOURCES_
                             ${BNG_COMPUTE_SOURCES_mt7004}
                             PROPERTIES INCLUDE_DIRECTORIES "${_bng_c};${_bng_c}/include")
 
-# Planted bugs (test-only, see the top-level BNG_PLANTED_BUG): compiled into
-# the kernel sources only, nothing when "none".
-if(BNG_PLANTED_BUG STREQUAL "one_ulp")
-  set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_SOURCES_ft78ne}
-                              ${BNG_COMPUTE_SOURCES_mt7004}
-                              PROPERTIES COMPILE_DEFINITIONS BNG_PLANTED_BUG_ONE_ULP=1)
-elseif(BNG_PLANTED_BUG STREQUAL "reduction_order")
-  set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_SOURCES_ft78ne}
-                              ${BNG_COMPUTE_SOURCES_mt7004}
-                              PROPERTIES COMPILE_DEFINITIONS BNG_PLANTED_BUG_REDUCTION_ORDER=1)
-endif()
 
 add_library(bng_isa_info STATIC ${_bng_c}/isa.cpp)
 target_include_directories(bng_isa_info PUBLIC ${_bng_c}/include PRIVATE ${_bng_c})

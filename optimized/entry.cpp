@@ -13,19 +13,6 @@ std::uintptr_t address(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p);
 }
 
-#if defined(BNG_PLANTED_BUG_WRITE_BEFORE_VALIDATE)
-// Planted bug (test builds only, BNG_PLANTED_BUG=write_before_validate): one
-// output byte changes before the checks run, so a call that then fails has
-// written to the caller's memory. The library tests must catch it.
-void planted_early_write(void* dx) {
-  if (dx == nullptr) return;
-  auto* byte = static_cast<unsigned char*>(dx);
-  *byte = static_cast<unsigned char>(~*byte);
-}
-#else
-void planted_early_write(void*) {}
-#endif
-
 int run(ComputeFn compute, const Request& request) {
   Args args{};
   if (int status = validate(request, &args); status != BNG_OK) return status;
@@ -37,7 +24,6 @@ int run(ComputeFn compute, const Request& request) {
 
 int enter_params(ComputeFn compute, ElementSizes sizes, const void* x, const void* dy, void* dx,
                  const long long* params, std::optional<int> core_mask) {
-  planted_early_write(dx);
   if (int status = validate_params_array(params); status != BNG_OK) return status;
   const RawParams p = decode_params(params);
   return run(compute, Request{
@@ -59,7 +45,6 @@ int enter_params(ComputeFn compute, ElementSizes sizes, const void* x, const voi
 }
 
 int enter_flat(ComputeFn compute, ElementSizes sizes, const FlatCall& call) {
-  planted_early_write(call.dx);
   return run(compute, Request{
                           .x = address(call.x),
                           .dy = address(call.dy),

@@ -1,71 +1,111 @@
 #!/usr/bin/env bash
-# Proves the property suite bites (issue 4): for each planted bug
-# (-DBNG_PLANTED_BUG=one_ulp|reduction_order|write_before_validate) build only
-# the two shared libraries with the bug, point the property tests at them
-# (BNG_LIB_FT78NE / BNG_LIB_MT7004: the runner dlopens whatever they name) and
-# run a reduced property suite. Exits 0 only if the suite passes on the
-# unplanted libraries (baseline) and EVERY planted bug made it fail; a suite
-# that passes on a planted bug is vacuous somewhere. Exit 2: baseline fails.
+# Proves the test suite bites: each patch in tests/bites/ plants one bug in a
+# scratch copy of the sources (production code carries no test switches), the
+# libraries and the kernel tests are rebuilt from that copy, and the suite
+# below must FAIL. Exits 0 only if the suite passes on the unpatched copy
+# (baseline) and every patch made it fail; exit 1 when a plant went
+# unnoticed, 2 when the baseline fails or a patch no longer applies.
+# docs/testing.md says what each plant proves.
 #
-# The property tests themselves come from an unplanted build: build/release
-# (the preset scripts/test.sh builds) unless BNG_BITES_TESTS_BUILD names
-# another; built here if missing. Usage: scripts/bites.sh [bug...]
-# Time: ~1 min per bug to build the libraries, ~1-2 min to run (2 cores).
+# The suite every plant faces (not tailored per plant; it stops at the first
+# failing part, so that caught plants cost little):
+#   1. kernel tests of the copy: vector vs scalar lanes on identical channels,
+#      and every ISA path against the portable one (bit for bit);
+#   2. the property suite (from build/release, unplanted) against the copy's
+#      shared libraries: accuracy, bit identity, in place, status rules, hard
+#      cases, 100 cases each.
+# Usage: scripts/bites.sh [plant...]   (names of tests/bites/*.patch)
+# Time: ~2-4 min per plant on 2 cores (incremental rebuild of the patched file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-bugs=("$@")
-if ((${#bugs[@]} == 0)); then bugs=(one_ulp reduction_order write_before_validate); fi
+plants=("$@")
+if ((${#plants[@]} == 0)); then
+  for p in tests/bites/*.patch; do plants+=("$(basename "$p" .patch)"); done
+fi
 
 tests_build=${BNG_BITES_TESTS_BUILD:-build/release}
 if [[ ! -f "$tests_build/CMakeCache.txt" ]]; then
   cmake --preset release >/dev/null
 fi
 cmake --build "$tests_build" --target properties_tests -j2 >/dev/null
-exe="$tests_build/tests/properties/properties_tests"
+prop_exe="$root/$tests_build/tests/properties/properties_tests"
 
-# The suite every bug faces — not tailored per bug: accuracy on every entry
-# point, bit identity, the status rules and the hard cases, 100 cases each.
-filter="Accuracy.*:Reproducible.*:ReproducibleLarge.*:EveryMask.*:FormsIdentical.*:InPlace.*:Status.*:EveryFault.*:HardCases.*"
+# The scratch copy: the files git knows (tracked, or new and not ignored).
+scratch=$root/build/bites
+src=$scratch/src
+build=$scratch/build
+rm -rf "$src"
+mkdir -p "$src"
+git ls-files -z --cached --others --exclude-standard | grep -zv '^build/' |
+  xargs -0 cp --parents -t "$src"
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBNG_BUILD_TOOLS=OFF \
+      -DBNG_BUILD_BENCH=OFF >/dev/null
+kernel_tests=(kernels_ft78ne_determinism_test kernels_mt7004_determinism_test
+              kernels_ft78ne_isa_paths_test kernels_mt7004_isa_paths_test)
+prop_filter="Accuracy.*:Reproducible.*:ReproducibleLarge.*:EveryMask.*:FormsIdentical.*:InPlace.*:Status.*:EveryFault.*:HardCases.*"
 seed=${BNG_BITES_SEED:-20261129}
 
-# Baseline: the same suite on the unplanted libraries must pass, or a planted
-# bug "caught" could be a real failure the suite would report anyway.
-echo "=== baseline: unplanted libraries of $tests_build"
-if ! RC_PARAMS="seed=$seed max_success=100" "$exe" --gtest_filter="$filter" >"$tests_build/bites-baseline.log" 2>&1; then
-  echo "    the suite already FAILS without a planted bug; bites inconclusive. Failing tests:"
-  grep '^\[  FAILED  \] [A-Za-z].*(' "$tests_build/bites-baseline.log" | sed 's/^/      /' | head -30
-  echo "bites: FAIL — fix the baseline first (log: $tests_build/bites-baseline.log)"
+# Builds the copy and runs the suite; returns nonzero at its first failure.
+# Output goes to $1.
+run_suite() {
+  local log=$1
+  : >"$log"
+  cmake --build "$build" --target batchnormgrad_ft78ne batchnormgrad_mt7004 "${kernel_tests[@]}" \
+        -j2 >>"$log" 2>&1 || { echo "BUILD FAILED" >>"$log"; return 3; }
+  local t
+  for t in "${kernel_tests[@]}"; do
+    "$build/tests/kernels/$t" \
+      --gtest_filter='*IdenticalChannelsGiveIdenticalBits:*EveryPathGivesThePortableBits' \
+      >>"$log" 2>&1 || return 1
+  done
+  BNG_LIB_FT78NE="$build/optimized/libbatchnormgrad_ft78ne.so" \
+  BNG_LIB_MT7004="$build/optimized/libbatchnormgrad_mt7004.so" \
+  RC_PARAMS="seed=$seed max_success=100" BNG_SHRINK_SECONDS=20 \
+    "$prop_exe" --gtest_filter="$prop_filter" >>"$log" 2>&1 || return 1
+}
+
+failing_tests() {
+  grep -E '^\[  FAILED  \] [A-Za-z].*\(|BUILD FAILED' "$1" | sed 's/^/      /' | head -20
+}
+
+echo "=== baseline: the unpatched copy"
+if ! run_suite "$scratch/baseline.log"; then
+  echo "    the suite already FAILS without a plant; bites inconclusive:"
+  failing_tests "$scratch/baseline.log"
+  echo "bites: FAIL — fix the baseline first (log: $scratch/baseline.log)"
   exit 2
 fi
 echo "    passes"
 
-failed_to_bite=()
-for bug in "${bugs[@]}"; do
-  build="build/bites/$bug"
-  echo "=== planted bug: $bug"
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBNG_PLANTED_BUG="$bug" \
-        -DBNG_BUILD_TESTS=OFF -DBNG_BUILD_TOOLS=OFF -DBNG_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$build" --target batchnormgrad_ft78ne batchnormgrad_mt7004 -j2 >/dev/null
-  log="$build/suite.log"
+not_caught=()
+for plant in "${plants[@]}"; do
+  patch_file=$root/tests/bites/$plant.patch
+  echo "=== plant: $plant ($(head -n 1 "$patch_file"))"
+  if ! (cd "$src" && patch -p1 --quiet --forward <"$patch_file"); then
+    echo "bites: FAIL — tests/bites/$plant.patch does not apply to the sources any more"
+    exit 2
+  fi
+  log=$scratch/$plant.log
   set +e
-  BNG_LIB_FT78NE="$root/$build/optimized/libbatchnormgrad_ft78ne.so" \
-  BNG_LIB_MT7004="$root/$build/optimized/libbatchnormgrad_mt7004.so" \
-  RC_PARAMS="seed=$seed max_success=100" \
-    "$exe" --gtest_filter="$filter" >"$log" 2>&1
+  run_suite "$log"
   rc=$?
   set -e
+  (cd "$src" && patch -p1 --quiet --reverse <"$patch_file")
   if ((rc == 0)); then
-    echo "    NOT CAUGHT: the property suite passed with $bug planted (log: $log)"
-    failed_to_bite+=("$bug")
+    echo "    NOT CAUGHT: the suite passed with $plant planted (log: $log)"
+    not_caught+=("$plant")
+  elif ((rc == 3)); then
+    echo "bites: FAIL — the copy does not build with $plant planted (log: $log)"
+    exit 2
   else
-    echo "    caught (suite exit $rc); failing tests:"
-    grep '^\[  FAILED  \] [A-Za-z].*(' "$log" | sed 's/^/      /' | head -30
+    echo "    caught; failing tests:"
+    failing_tests "$log"
   fi
 done
 
-if ((${#failed_to_bite[@]} > 0)); then
-  echo "bites: FAIL — planted bugs not caught: ${failed_to_bite[*]}"
+if ((${#not_caught[@]} > 0)); then
+  echo "bites: FAIL — plants not caught: ${not_caught[*]}"
   exit 1
 fi
-echo "bites: every planted bug (${bugs[*]}) made the property suite fail"
+echo "bites: every plant (${plants[*]}) made the suite fail"
