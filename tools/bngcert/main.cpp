@@ -12,9 +12,12 @@
 
 #include <fmt/format.h>
 
+#include "bng/optimized/isa.hpp"
 #include "bng/properties/families.hpp"
 #include "bng/properties/runner.hpp"
+#include "build_info.hpp"
 #include "cli.hpp"
+#include "isa_choice.hpp"
 #include "npy.hpp"
 
 namespace {
@@ -83,11 +86,22 @@ void apply_libraries(const LibraryPaths& libs) {
   if (!libs.mt7004.empty()) bng::prop::set_library_path(bng::prop::Target::mt7004, libs.mt7004);
 }
 
+std::string version_text() {
+  const bng::cert::BuildInfo& b = bng::cert::build_info();
+  return fmt::format("bngcert {} (commit {}{}; {}; {}; {})", b.library_version, b.git_commit,
+                     b.git_dirty ? ", dirty" : "", b.compiler, b.build_type, b.cxx_flags);
+}
+
+const char* const kIsaHelp =
+    "ISA path of the kernels: avx3, avx2 or portable (default: BNG_ISA, else the best the "
+    "processor has)";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"bngcert: error reports and release certificates for the BatchNormGrad kernels"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text(), "print bngcert's own build and exit");
   LibraryPaths libs;
 
   CampaignOptions report_opts, certify_opts;
@@ -100,6 +114,10 @@ int main(int argc, char** argv) {
   add_campaign(report, report_opts, report_targets, report_modes);
   add_common(report, libs, report_opts.progress);
   report->add_option("--out,-o", report_out, "report directory")->capture_default_str();
+  std::string report_isa, certify_isa;
+  report->add_option("--isa", report_isa, kIsaHelp)
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(bng::opt::kIsaPaths),
+                                                     std::end(bng::opt::kIsaPaths))));
 
   CLI::App* certify = app.add_subcommand(
       "certify",
@@ -107,6 +125,15 @@ int main(int argc, char** argv) {
   add_campaign(certify, certify_opts, certify_targets, certify_modes);
   add_common(certify, libs, certify_opts.progress);
   certify->add_option("--out,-o", certify_out, "certificate directory")->capture_default_str();
+  std::vector<std::string> isa_choices(std::begin(bng::opt::kIsaPaths),
+                                       std::end(bng::opt::kIsaPaths));
+  isa_choices.emplace_back("all");
+  certify
+      ->add_option("--isa", certify_isa,
+                   std::string(kIsaHelp) +
+                       "; all: once per path the processor supports (out/<path>/ each), one "
+                       "certificate with a verdict per path")
+      ->check(CLI::IsMember(isa_choices));
 
   bng::cert::CheckOptions check_opts;
   std::string check_params;
@@ -138,6 +165,19 @@ int main(int argc, char** argv) {
 
   CLI::App* families = app.add_subcommand("families", "list the built-in case families");
 
+  bng::cert::VerifyOptions verify_opts;
+  LibraryPaths verify_libs;
+  CLI::App* verify = app.add_subcommand(
+      "verify",
+      "check a certificate later: its digest, and that it covers exactly these library files "
+      "(default: the paths it recorded); exit 0 only if both hold");
+  verify
+      ->add_option("certificate", verify_opts.certificate,
+                   "certificate.json, or the directory holding it")
+      ->required();
+  verify->add_option("--lib-ft78ne", verify_libs.ft78ne, "the ft78ne library file to check");
+  verify->add_option("--lib-mt7004", verify_libs.mt7004, "the mt7004 library file to check");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -149,11 +189,24 @@ int main(int argc, char** argv) {
     apply_libraries(libs);
     if (*report) {
       resolve_campaign(report_opts, report_targets, report_modes);
+      if (!report_isa.empty()) bng::cert::choose_isa(report_isa);
       return bng::cert::run_report(report_opts, report_out);
     }
     if (*certify) {
       resolve_campaign(certify_opts, certify_targets, certify_modes);
+      if (certify_isa == "all") {
+        return bng::cert::run_certify_every_path(
+            "/proc/self/exe",
+            bng::cert::without_isa_and_out(std::vector<std::string>(argv + 1, argv + argc)),
+            certify_out);
+      }
+      if (!certify_isa.empty()) bng::cert::choose_isa(certify_isa);
       return bng::cert::run_certify(certify_opts, certify_out);
+    }
+    if (*verify) {
+      if (!verify_libs.ft78ne.empty()) verify_opts.libraries["ft78ne"] = verify_libs.ft78ne;
+      if (!verify_libs.mt7004.empty()) verify_opts.libraries["mt7004"] = verify_libs.mt7004;
+      return bng::cert::run_verify(verify_opts);
     }
     if (*check) {
       if (!check_params.empty()) check_opts.params = check_params;

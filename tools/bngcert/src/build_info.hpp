@@ -1,5 +1,5 @@
-// What built this tool (and, from the same tree and flags, the kernels it
-// certifies): stamped at build time by tools/bngcert/build_info.cmake.
+// What built this tool: stamped at build time by cmake/build_stamp.cmake.
+// The libraries it judges carry their own record (library_identity.hpp).
 #pragma once
 
 #include <string_view>

@@ -1,15 +1,21 @@
 #include "certificate.hpp"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "render_common.hpp"
 #include "report.hpp"
+#include "sha256.hpp"
 
 namespace bng::cert {
 
 using nlohmann::json;
 
-json certificate_json(const json& report) {
+namespace {
+
+// One run's kernels, verdict and first failures.
+json run_json(const json& report) {
   json kernels = json::array();
   json failures = json::array();
   for (const auto& k : report["kernels"]) {
@@ -31,6 +37,7 @@ json certificate_json(const json& report) {
     }
     kernels.push_back({{"target", k["target"]},
                        {"combo", k["combo"]},
+                       {"isa", k.value("isa", json(nullptr))},
                        {"alpha", k["alpha"]},
                        {"alpha_hex", k["alpha_hex"]},
                        {"cases", k["cases"]},
@@ -40,11 +47,37 @@ json certificate_json(const json& report) {
                        {"verdict", k["pass"].get<bool>() ? "pass" : "fail"}});
   }
   const json& run = report["run"];
-  json campaign = {{"kind", run["kind"]},
-                   {"started_utc", run["started_utc"]},
-                   {"duration_s", run["duration_s"]},
-                   {"cases", run["cases"]},
-                   {"outputs", run["outputs"]}};
+  const bool campaign = run.value("kind", "") == "campaign";
+  return {{"isa", campaign ? report["build"]["isa"] : json(nullptr)},
+          {"verdict", report["verdict"]["pass"].get<bool>() ? "pass" : "fail"},
+          {"started_utc", run["started_utc"]},
+          {"duration_s", run["duration_s"]},
+          {"cases", run["cases"]},
+          {"outputs", run["outputs"]},
+          {"failed_outputs", report["verdict"]["failed_outputs"]},
+          {"call_errors", report["verdict"]["call_errors"]},
+          {"kernels", kernels},
+          {"first_failures", failures}};
+}
+
+// The files judged, without what differs per run (the path each ran on).
+json judged_libraries(const std::vector<json>& reports) {
+  json libs = reports.front()["build"]["libraries"];
+  for (auto& [target, lib] : libs.items()) lib.erase("isa_ran");
+  for (const json& r : reports) {
+    for (const auto& [target, lib] : r["build"]["libraries"].items()) {
+      if (!libs.contains(target) || lib.value("sha256", "") != libs[target].value("sha256", "")) {
+        throw std::runtime_error(fmt::format(
+            "the runs judged different {} library files: one certificate cannot cover them",
+            target));
+      }
+    }
+  }
+  return libs;
+}
+
+json campaign_json(const json& run) {
+  json campaign = {{"kind", run["kind"]}};
   for (const char* key : {"seed", "cases_per_series", "max_size", "targets", "functions", "modes",
                           "input_dir", "inputs", "batch", "channel", "mode", "alpha_source"}) {
     if (run.contains(key)) campaign[key] = run[key];
@@ -54,39 +87,56 @@ json certificate_json(const json& report) {
     for (const auto& f : run["families"]) names.push_back(f["name"]);
     campaign["families"] = names;
   }
-  const bool pass = report["verdict"]["pass"].get<bool>();
-  return {{"schema", "bngcert-certificate"},
-          {"schema_version", kCertificateSchemaVersion},
-          {"verdict", pass ? "pass" : "fail"},
-          {"criterion",
-           "every output y within 1·ulp(y*) + α·M of the exact reference y* (SPEC §5), α the "
-           "kernel's declared bound; every valid call returns 0 and writes only its outputs"},
-          {"build", report["build"]},
-          {"campaign", campaign},
-          {"kernels", kernels},
-          {"failed_outputs", report["verdict"]["failed_outputs"]},
-          {"call_errors", report["verdict"]["call_errors"]},
-          {"first_failures", failures}};
+  return campaign;
+}
+
+}  // namespace
+
+std::string certificate_digest(const json& certificate) {
+  json body = certificate;
+  body.erase("digest");
+  return sha256_hex(body.dump());
+}
+
+json certificate_json(const std::vector<json>& reports) {
+  if (reports.empty()) throw std::runtime_error("a certificate needs at least one report");
+  json runs = json::array();
+  bool pass = true;
+  std::int64_t failed = 0, call_errors = 0;
+  for (const json& r : reports) {
+    runs.push_back(run_json(r));
+    pass = pass && r["verdict"]["pass"].get<bool>();
+    failed += r["verdict"]["failed_outputs"].get<std::int64_t>();
+    call_errors += r["verdict"]["call_errors"].get<std::int64_t>();
+  }
+  json c = {
+      {"schema", "bngcert-certificate"},
+      {"schema_version", kCertificateSchemaVersion},
+      {"verdict", pass ? "pass" : "fail"},
+      {"criterion",
+       "every output y within 1·ulp(y*) + α·M of the exact reference y* (SPEC §5), α the "
+       "kernel's declared bound; every valid call returns 0 and writes only its outputs; on "
+       "every ISA path listed"},
+      {"build",
+       {{"tool", reports.front()["build"]["tool"]}, {"libraries", judged_libraries(reports)}}},
+      {"campaign", campaign_json(reports.front()["run"])},
+      {"runs", runs},
+      {"failed_outputs", failed},
+      {"call_errors", call_errors}};
+  c["digest"] = {{"algorithm", "sha256"},
+                 {"over", "this JSON without \"digest\", compact, keys sorted (nlohmann dump)"},
+                 {"value", certificate_digest(c)}};
+  return c;
 }
 
 std::string render_certificate_markdown(const json& c) {
-  const json& b = c["build"];
   const json& run = c["campaign"];
   const bool pass = c["verdict"] == "pass";
   std::string md = fmt::format("# BatchNormGrad accuracy certificate — {}\n\n", verdict_word(pass));
   md += fmt::format("Criterion: {}.\n\n", c["criterion"].get<std::string>());
   md += "## Build\n\n| | |\n|---|---|\n";
-  md += fmt::format("| library version | {} |\n", b["library_version"].get<std::string>());
-  md += fmt::format("| git commit | `{}`{} |\n", b["git_commit"].get<std::string>(),
-                    b["git_dirty"].get<bool>()
-                        ? " **dirty** (uncommitted changes: not a release build)"
-                        : " (clean)");
-  md += fmt::format("| compiler | {} |\n| flags | `{}` ({}) |\n", b["compiler"].get<std::string>(),
-                    b["cxx_flags"].get<std::string>(), b["build_type"].get<std::string>());
-  md += fmt::format("| ISA path | {}{} |\n", b["isa"].get<std::string>(),
-                    b["isa_forced_portable"].get<bool>() ? " (forced by BNG_ISA=portable)" : "");
-  for (const auto& [t, p] : b["libraries"].items())
-    md += fmt::format("| {} library | `{}` |\n", t, p.get<std::string>());
+  for (const auto& [label, value] : build_rows(c["build"]))
+    md += fmt::format("| {} | {} |\n", label, value);
   md += "\n## Campaign\n\n| | |\n|---|---|\n";
   for (const auto& [key, v] : run.items()) {
     if (key == "inputs") {  // one row per file, not a JSON blob
@@ -99,30 +149,50 @@ std::string render_certificate_markdown(const json& c) {
     md += fmt::format("| {} | {} |\n", key, v.is_string() ? v.get<std::string>() : v.dump());
   }
   md +=
-      "\n## Kernels\n\n| target | combo | α | cases | output | outputs | fails | max ULP error | "
-      "max normalised error | max κ | max bound use | verdict |\n"
-      "|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n";
-  for (const auto& k : c["kernels"]) {
-    for (const auto& [name, o] : k["outputs"].items()) {
-      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                        k["target"].get<std::string>(), k["combo"].get<std::string>(),
-                        k["alpha_hex"].get<std::string>(), show(k["cases"]), name,
-                        show(o["outputs"]), show(o["fails"]), show(o["max_ulp_error"]),
-                        show(o["max_normalised_error"]), show(o["max_kappa"]),
-                        show(o["max_bound_use"]), k["verdict"].get<std::string>());
+      "\n## Runs\n\n| ISA path | outputs | beyond the bound | failed calls | took | verdict |\n"
+      "|---|---:|---:|---:|---:|---|\n";
+  for (const auto& r : c["runs"]) {
+    md += fmt::format("| {} | {} | {} | {} | {:.1f} s | {} |\n",
+                      r["isa"].is_null() ? "— (files)" : r["isa"]["path"].get<std::string>(),
+                      show(r["outputs"]), show(r["failed_outputs"]), show(r["call_errors"]),
+                      r.value("duration_s", 0.0), r["verdict"].get<std::string>());
+  }
+  md +=
+      "\n## Kernels\n\n| ISA path | target | combo | α | cases | output | outputs | fails | max "
+      "ULP error | max normalised error | max κ | max bound use | verdict |\n"
+      "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n";
+  for (const auto& r : c["runs"]) {
+    for (const auto& k : r["kernels"]) {
+      for (const auto& [name, o] : k["outputs"].items()) {
+        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                          k["isa"].is_null() ? "—" : k["isa"].get<std::string>(),
+                          k["target"].get<std::string>(), k["combo"].get<std::string>(),
+                          k["alpha_hex"].get<std::string>(), show(k["cases"]), name,
+                          show(o["outputs"]), show(o["fails"]), show(o["max_ulp_error"]),
+                          show(o["max_normalised_error"]), show(o["max_kappa"]),
+                          show(o["max_bound_use"]), k["verdict"].get<std::string>());
+      }
     }
   }
   md += fmt::format("\n## Verdict: {}\n\n{} outputs beyond the bound, {} failed calls.\n",
                     verdict_word(pass), show(c["failed_outputs"]), show(c["call_errors"]));
-  if (!c["first_failures"].empty()) {
-    md += "\nFirst failures (report.md lists more, reproducers/ holds the worst cases):\n\n";
-    for (const auto& f : c["first_failures"]) md += fmt::format("- {}\n", f.get<std::string>());
+  for (const auto& r : c["runs"]) {
+    if (r["first_failures"].empty()) continue;
+    md += fmt::format(
+        "\nFirst failures{} (report.md lists more, reproducers/ holds the worst "
+        "cases):\n\n",
+        r["isa"].is_null() ? "" : " on " + r["isa"]["path"].get<std::string>());
+    for (const auto& f : r["first_failures"]) md += fmt::format("- {}\n", f.get<std::string>());
   }
+  md += fmt::format(
+      "\nDigest (SHA-256 of certificate.json without its digest): `{}`. `bngcert verify` "
+      "checks it and the library files; docs/certification.md says how to sign it.\n",
+      c["digest"]["value"].get<std::string>());
   return md;
 }
 
-bool write_certificate(const std::filesystem::path& dir, const json& report) {
-  const json c = certificate_json(report);
+bool write_certificate(const std::filesystem::path& dir, const std::vector<json>& reports) {
+  const json c = certificate_json(reports);
   std::filesystem::create_directories(dir);
   write_text(dir / "certificate.json", c.dump(2) + "\n");
   write_text(dir / "certificate.md", render_certificate_markdown(c));

@@ -234,7 +234,7 @@ int run_check(const CheckOptions& o) {
   std::vector<KernelTally> kernels;
   kernels.push_back(std::move(tally));
   const json report = write_report(o.out, run, kernels);
-  const bool pass = write_certificate(o.out, report);
+  const bool pass = write_certificate(o.out, {report});
   const json& v = report["verdict"];
   fmt::print(
       stderr,

@@ -1,9 +1,11 @@
-// The three subcommands behind the command line (main.cpp parses options).
+// The subcommands behind the command line (main.cpp parses options).
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "campaign.hpp"
 
@@ -14,6 +16,18 @@ inline constexpr int kExitPass = 0, kExitFail = 1, kExitError = 2;
 
 int run_report(const CampaignOptions& options, const std::filesystem::path& out);
 int run_certify(const CampaignOptions& options, const std::filesystem::path& out);
+// certify --isa all: `self` run with `args` once per ISA path the processor
+// supports (out/<path>/ holds each run's report), one certificate in `out`.
+int run_certify_every_path(const std::filesystem::path& self, const std::vector<std::string>& args,
+                           const std::filesystem::path& out);
+
+// bngcert verify: does the certificate still hold its digest, and does it
+// cover exactly these library files (given, or the paths it recorded)?
+struct VerifyOptions {
+  std::filesystem::path certificate;  // certificate.json, or the directory holding it
+  std::map<std::string, std::filesystem::path> libraries;  // target -> file
+};
+int run_verify(const VerifyOptions& options);
 
 struct CheckOptions {
   std::filesystem::path dir;                    // x.npy, dy.npy, ... (docs/report-format.md)

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -13,5 +15,15 @@ std::string show(const nlohmann::json& v);
 std::string show_count(std::int64_t n);
 // The verdict line's words.
 std::string verdict_word(bool pass);
+
+}  // namespace bng::cert
+
+namespace bng::cert {
+
+// The build block of a report or certificate (report.hpp's build_json) as
+// (label, text) rows: the tool's build, the ISA path, and per judged library
+// its file (path, size, SHA-256) and the build recorded in it. Every renderer
+// shows these rows.
+std::vector<std::pair<std::string, std::string>> build_rows(const nlohmann::json& build);
 
 }  // namespace bng::cert

@@ -68,16 +68,9 @@ std::string render_html(const json& r) {
       html_escape(show(run["cases"])), html_escape(show(v["failed_outputs"])),
       html_escape(show(v["call_errors"])));
   h += "<table>";
-  h += "<tr><th class=\"l\">library version</th>" + tdl(b["library_version"].get<std::string>()) +
-       "</tr>";
-  h += "<tr><th class=\"l\">git commit</th>" +
-       tdl(b["git_commit"].get<std::string>() + (b["git_dirty"].get<bool>() ? " (dirty)" : "")) +
-       "</tr>";
-  h += "<tr><th class=\"l\">compiler, flags</th>" +
-       tdl(b["compiler"].get<std::string>() + ", " + b["cxx_flags"].get<std::string>() + " (" +
-           b["build_type"].get<std::string>() + ")") +
-       "</tr>";
-  h += "<tr><th class=\"l\">ISA path</th>" + tdl(b["isa"].get<std::string>()) + "</tr>";
+  for (const auto& [label, value] : build_rows(b)) {
+    h += "<tr><th class=\"l\">" + html_escape(label) + "</th>" + tdl(value) + "</tr>";
+  }
   if (run.value("kind", "") == "check") {
     h += "<tr><th class=\"l\">checked files</th>" + tdl(run.value("input_dir", "?")) + "</tr>";
     h += "<tr><th class=\"l\">call</th>" +

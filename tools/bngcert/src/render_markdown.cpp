@@ -58,12 +58,7 @@ std::string render_markdown(const json& r) {
       "`1·ulp(y*) + α·M`, {} failed calls.\n\n",
       verdict_word(v["pass"].get<bool>()), show(run["outputs"]), show(run["cases"]),
       show(v["failed_outputs"]), show(v["call_errors"]));
-  md += fmt::format("- Build: BatchNormGrad {}, commit `{}`{}, {} `{}` ({}), ISA path {}{}\n",
-                    b["library_version"].get<std::string>(), b["git_commit"].get<std::string>(),
-                    b["git_dirty"].get<bool>() ? " (dirty: uncommitted changes)" : "",
-                    b["compiler"].get<std::string>(), b["cxx_flags"].get<std::string>(),
-                    b["build_type"].get<std::string>(), b["isa"].get<std::string>(),
-                    b["isa_forced_portable"].get<bool>() ? " (forced by BNG_ISA=portable)" : "");
+  for (const auto& [label, value] : build_rows(b)) md += fmt::format("- {}: {}\n", label, value);
   md += fmt::format("- Run: {}\n", run_line(run));
   md += fmt::format("- Started {}, took {:.1f} s\n\n", run.value("started_utc", "?"),
                     run.value("duration_s", 0.0));

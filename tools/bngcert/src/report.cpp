@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -10,6 +11,7 @@
 #include "bng/properties/runner.hpp"
 #include "build_info.hpp"
 #include "case_files.hpp"
+#include "library_identity.hpp"
 
 namespace bng::cert {
 
@@ -95,21 +97,34 @@ json failure_json(const Failure& f) {
           {"message", f.message()}};
 }
 
-json build_json() {
+json tool_build_json() {
   const BuildInfo& b = build_info();
+  return {{"version", b.library_version}, {"git_commit", b.git_commit},
+          {"git_dirty", b.git_dirty},     {"compiler", b.compiler},
+          {"cxx_flags", b.cxx_flags},     {"build_type", b.build_type}};
+}
+
+json isa_json() {
+  const std::string& requested = opt::isa_requested();
+  const std::string& note = opt::isa_note();
+  return {{"path", opt::isa_path()},
+          {"highway_target", opt::isa_name()},
+          {"requested", requested.empty() ? json(nullptr) : json(requested)},
+          {"note", note.empty() ? json(nullptr) : json(note)},
+          {"supported", opt::isa_supported_paths()}};
+}
+
+json build_json(const std::vector<prop::Target>& judged) {
   json libs = json::object();
-  for (prop::Target t : {prop::Target::ft78ne, prop::Target::mt7004}) {
-    libs[std::string(prop::target_name(t))] = prop::library_path(t);
+  for (prop::Target t : judged) {
+    const std::string path = prop::library_path(t);
+    try {
+      libs[std::string(prop::target_name(t))] = identity_json(identify_library(path));
+    } catch (const std::exception& e) {
+      libs[std::string(prop::target_name(t))] = {{"path", path}, {"error", e.what()}};
+    }
   }
-  return {{"library_version", b.library_version},
-          {"git_commit", b.git_commit},
-          {"git_dirty", b.git_dirty},
-          {"compiler", b.compiler},
-          {"cxx_flags", b.cxx_flags},
-          {"build_type", b.build_type},
-          {"isa", opt::isa_name()},
-          {"isa_forced_portable", opt::isa_forced_portable()},
-          {"libraries", libs}};
+  return {{"tool", tool_build_json()}, {"isa", isa_json()}, {"libraries", libs}};
 }
 
 std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem::path& dir,
@@ -147,6 +162,15 @@ std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem:
 
 json report_json(const json& run, const std::vector<KernelTally>& kernels,
                  const std::vector<std::array<std::string, 3>>& reproducers) {
+  // A campaign judges the libraries it loaded; a check judges files.
+  std::vector<prop::Target> judged;
+  if (run.value("kind", "campaign") == "campaign") {
+    for (const KernelTally& t : kernels) {
+      if (std::find(judged.begin(), judged.end(), t.kernel.target) == judged.end())
+        judged.push_back(t.kernel.target);
+    }
+  }
+  const json build = build_json(judged);
   json ks = json::array();
   std::int64_t failed = 0, call_errors = 0;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
@@ -192,8 +216,11 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
           {"failures", fails}};
     }
     call_errors += t.call_errors;
+    const json& lib =
+        build["libraries"].value(std::string(prop::target_name(t.kernel.target)), json::object());
     ks.push_back({{"name", t.kernel.name()},
                   {"target", prop::target_name(t.kernel.target)},
+                  {"isa", lib.value("isa_ran", json(nullptr))},
                   {"combo", combo_name(t.kernel.combo)},
                   {"alpha", t.kernel.alpha},
                   {"alpha_hex", hex_double(t.kernel.alpha)},
@@ -207,7 +234,7 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
   return {{"schema", "bngcert-report"},
           {"schema_version", kReportSchemaVersion},
           {"generated_utc", run.value("started_utc", "")},
-          {"build", build_json()},
+          {"build", build},
           {"run", run},
           {"verdict",
            {{"pass", failed == 0 && call_errors == 0},

@@ -13,15 +13,18 @@
 
 namespace bng::cert {
 
-inline constexpr int kReportSchemaVersion = 1;
+// 2: build split into tool, isa and libraries (each with its file's identity).
+inline constexpr int kReportSchemaVersion = 2;
 
 // Non-finite doubles become the strings "inf", "-inf", "nan" (JSON has no
 // such numbers); finite ones stay numbers.
 nlohmann::json number(double v);
 nlohmann::json stats_json(const Stats& s);
 nlohmann::json failure_json(const Failure& f);
-// The tool's build, the ISA path and the libraries: shared with certificates.
-nlohmann::json build_json();
+// bngcert's own build, the ISA path this process runs on (BNG_ISA), and for
+// each target in `judged` the identity of the library loaded for it
+// (library_identity.hpp): shared with certificates.
+nlohmann::json build_json(const std::vector<prop::Target>& judged);
 
 // Writes reproducers/<target>-<combo>-<output>/ for each kernel's worst output
 // (inputs and the kernel's outputs as .npy, params.json) and returns, per
