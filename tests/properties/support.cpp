@@ -1,6 +1,10 @@
 #include "support.hpp"
 
+#include <rapidcheck/detail/Configuration.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -35,6 +39,50 @@ namespace {
 }();
 
 }  // namespace
+
+namespace {
+
+struct FailureClock {
+  std::string test;  // the gtest test the clock belongs to
+  std::chrono::steady_clock::time_point first;
+  bool failed = false;
+};
+
+FailureClock& failure_clock() {
+  static FailureClock clock;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string test =
+      info != nullptr ? std::string(info->test_suite_name()) + "." + info->name() : "";
+  if (clock.test != test) clock = FailureClock{test, {}, false};
+  return clock;
+}
+
+double shrink_seconds() {
+  const char* v = std::getenv("BNG_SHRINK_SECONDS");
+  return v != nullptr ? std::strtod(v, nullptr) : 60.0;
+}
+
+}  // namespace
+
+bool shrink_budget_spent() {
+  const FailureClock& c = failure_clock();
+  if (!c.failed) return false;
+  const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - c.first;
+  return spent.count() > shrink_seconds();
+}
+
+void first_failure(const std::string& why) {
+  FailureClock& c = failure_clock();
+  if (c.failed) return;
+  c.failed = true;
+  c.first = std::chrono::steady_clock::now();
+  std::fprintf(stderr,
+               "%s: first failure, before shrinking (reproduce with RC_PARAMS=\"seed=%llu\"; "
+               "shrinking stops after %g s):\n%s\n",
+               c.test.c_str(),
+               static_cast<unsigned long long>(rc::detail::configuration().testParams.seed),
+               shrink_seconds(), why.c_str());
+}
 
 int iterations(int base) {
   const char* run = std::getenv("BNG_PROP_RUN");
