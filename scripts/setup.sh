@@ -13,6 +13,7 @@ packages=(
   librapidcheck-dev libgtest-dev libgmock-dev
   libbenchmark-dev libdnnl-dev               # benchmarks against oneDNN
   libcli11-dev nlohmann-json3-dev libfmt-dev # bngcert
+  gappa                                      # proofs/: the kernels' error bounds
 )
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
 
