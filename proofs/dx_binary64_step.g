@@ -6,7 +6,7 @@
 #   t = a * dy                   inference: one rounding
 # a = scale*invar is a multiple of 2^-298 below 2^256, dy and d multiples of
 # 2^-149 below 2^129; b and k, when not zero, are binary64 values of magnitude
-# >= 2^-918 (§1), so multiples of 2^-970. Round-to-nearest is odd-symmetric:
+# >= 2^-924 and below 2^800 (§1, batch <= 2^30), so multiples of 2^-976. Round-to-nearest is odd-symmetric:
 # b is taken positive (-b negative), which covers both signs of a*dy - b.
 # Claim: q (and inference t) round with a relative error <= u and never
 # underflow; t of training has a relative error <= u where d*nc + q is normal,
@@ -23,8 +23,8 @@ t = rnd(d * nc + q);
 tz = rnd(z);
 
 { @FIX(a, -298) /\ |a| <= 0x1p256 /\ @FIX(dy, -149) /\ |dy| <= 0x1p128
-  /\ @FLT(b, 53) /\ b in [0x1p-918, 0x1p700]
-  /\ @FIX(d, -149) /\ |d| <= 0x1p129 /\ @FLT(nc, 53) /\ |nc| in [0x1p-918, 0x1p700]
+  /\ @FLT(b, 53) /\ b in [0x1p-924, 0x1p800]
+  /\ @FIX(d, -149) /\ |d| <= 0x1p129 /\ @FLT(nc, 53) /\ |nc| in [0x1p-924, 0x1p800]
   /\ |d * nc + q| in [0x1.0000000000001p-1022, 0x1p1000]
   /\ |z| <= 0x1p-1022
   ->
