@@ -16,7 +16,7 @@ c = r32(v);
 c_low = r32(@FLOAT_MIN_NORMAL@);
 mu32 = r32(mu);
 
-{ v in [@FLOAT_NARROW_LOW@, @FLOAT_NARROW_HIGH@]
+{ v in [@FLOAT_ABOVE_MIN_NORMAL@, @FLOAT_BELOW_ROUNDS_TO_INF@]
   /\ @FLT(mu, 24) /\ @FIX(mu, -149) /\ |mu| <= @FLOAT_MAX@
   ->
      |c -/ v| <= claim{0x1p-24} /\ c <= 0x1.ffffffffp127

@@ -8,11 +8,12 @@
 //                                      (the tests that tighten or loosen a
 //                                      claimed bound and expect Gappa to
 //                                      reject it)
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
+#include <iterator>
 
 #include "binary32_coefficients.hpp"
 #include "bng/optimized/alpha.hpp"
@@ -49,6 +50,16 @@ const Constant kConstants[] = {
     {"HALF_ROUNDS_TO_INF", bng::opt::F16Limits::rounds_to_inf},
 };
 
+// The value of constant `name` in kConstants, scaled where it is the one
+// asked for.
+double value_of(const char* name, const char* scaled, double factor) {
+  for (const Constant& c : kConstants) {
+    if (std::strcmp(c.name, name) == 0)
+      return scaled != nullptr && std::strcmp(scaled, name) == 0 ? c.value * factor : c.value;
+  }
+  std::abort();  // only called with names of kConstants
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -61,33 +72,24 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [--scale NAME FACTOR]\n", argv[0]);
     return 2;
   }
-  bool found = scaled == nullptr;
-  double min_normal = 0, rounds_to_inf = 0, half_rounds_to_inf = 0;
-  for (const Constant& c : kConstants) {
-    double v = c.value;
-    if (scaled != nullptr && std::strcmp(scaled, c.name) == 0) {
-      v *= factor;
-      found = true;
-    }
-    if (std::strcmp(c.name, "FLOAT_MIN_NORMAL") == 0) min_normal = v;
-    if (std::strcmp(c.name, "FLOAT_ROUNDS_TO_INF") == 0) rounds_to_inf = v;
-    if (std::strcmp(c.name, "HALF_ROUNDS_TO_INF") == 0) half_rounds_to_inf = v;
-    std::printf("%s=%a\n", c.name, v);
-  }
-  // Gappa's intervals are closed and its relative-error theorem wants the
-  // input strictly inside the normal range, so narrow_coefficient's range
-  // [kFloatMinNormal, rounds_to_inf) reaches the proof as the binary64 values
-  // just above the lower end (the end itself is a binary32 value, kept
-  // exactly, which the proof checks too) and just below the upper one.
-  std::printf("FLOAT_NARROW_LOW=%a\n", std::nextafter(min_normal, 1.0));
-  std::printf("FLOAT_NARROW_HIGH=%a\n", std::nextafter(rounds_to_inf, 0.0));
-  // The clamp below the overflow threshold: the binary64 values just below
-  // the point from which rounding to nearest gives Inf.
-  std::printf("FLOAT_BELOW_ROUNDS_TO_INF=%a\n", std::nextafter(rounds_to_inf, 0.0));
-  std::printf("HALF_BELOW_ROUNDS_TO_INF=%a\n", std::nextafter(half_rounds_to_inf, 0.0));
-  if (!found) {
+  if (scaled != nullptr &&
+      std::none_of(std::begin(kConstants), std::end(kConstants),
+                   [&](const Constant& c) { return std::strcmp(c.name, scaled) == 0; })) {
     std::fprintf(stderr, "gappa_constants: no constant named %s\n", scaled);
     return 2;
   }
+  for (const Constant& c : kConstants)
+    std::printf("%s=%a\n", c.name, value_of(c.name, scaled, factor));
+  // Gappa's intervals are closed, and its relative-error theorem wants its
+  // input strictly above the smallest normal: so the proofs get the binary64
+  // values just inside the ranges the code tests with < (narrow_coefficient's
+  // [kFloatMinNormal, rounds_to_inf), the clamp's MAX < |t| < rounds_to_inf);
+  // the ends themselves are checked apart (kFloatMinNormal is kept exactly).
+  const auto print_next = [&](const char* name, const char* of, double toward) {
+    std::printf("%s=%a\n", name, std::nextafter(value_of(of, scaled, factor), toward));
+  };
+  print_next("FLOAT_ABOVE_MIN_NORMAL", "FLOAT_MIN_NORMAL", 1.0);
+  print_next("FLOAT_BELOW_ROUNDS_TO_INF", "FLOAT_ROUNDS_TO_INF", 0.0);
+  print_next("HALF_BELOW_ROUNDS_TO_INF", "HALF_ROUNDS_TO_INF", 0.0);
   return 0;
 }
