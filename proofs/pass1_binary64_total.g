@@ -1,8 +1,8 @@
 # Pass 1 in binary64: dbias and dscale before their final rounding, composed
-# over a whole call (docs/accuracy.md §2). The induction of §2 over the rows of
-# a block, the TwoSum steps and the lo sum uses, per step, the lemma of
-# pass1_binary64_step.g (one rounding, relative error <= u, no underflow) and
-# the error-free TwoSum (Knuth; see docs/accuracy.md §6). This file checks the
+# over a whole call (docs/accuracy.md §2). The induction (docs/accuracy.md §6)
+# over the rows of a block, the TwoSum steps and the lo sum uses, per step, the
+# lemma of pass1_binary64_step.g (one rounding, relative error <= u, no
+# underflow) and the error-free TwoSum (Knuth; not proved here, see §6). This file checks the
 # numeric inequalities the induction ends in, for L = kBlockRows
 # (partition.hpp) at the largest batches:
 #   N   <= m/L + 17*288         terms of the lo sum (blocks, partial blocks, combination)
