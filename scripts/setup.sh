@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev libdnnl-dev               # benchmarks against oneDNN
   libcli11-dev nlohmann-json3-dev libfmt-dev # bngcert
   libssl-dev                                 # bngcert: SHA-256 (OpenSSL libcrypto)
+  gappa                                      # proofs/: the kernels' error bounds
 )
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
 
