@@ -177,6 +177,10 @@ int main(int argc, char** argv) {
       ->required();
   verify->add_option("--lib-ft78ne", verify_libs.ft78ne, "the ft78ne library file to check");
   verify->add_option("--lib-mt7004", verify_libs.mt7004, "the mt7004 library file to check");
+  Progress::Style verify_progress =
+      Progress::Style::automatic;  // accepted as everywhere; nothing to show
+  verify->add_option("--progress", verify_progress, "accepted for uniformity; verify is quick")
+      ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
 
   try {
     app.parse(argc, argv);
