@@ -40,7 +40,8 @@ void classify(std::string_view family, const Case& c);
 
 // Iterations for loop-based tests (those whose cases are too large for a
 // per-case RapidCheck count): `base` in the default suite, 100x in the
-// campaign, a tenth (at least 1) under sanitizers.
+// campaign, a fifth on the second and third ISA paths, a tenth under
+// sanitizers (at least 1).
 int iterations(int base);
 
 }  // namespace bng::prop::test
