@@ -25,6 +25,7 @@ struct CheckOptions {
   std::filesystem::path out = "check";
   std::int64_t block_elements = std::int64_t{1}
                                 << 21;  // reference memory bound: elements per channel block
+  int jobs = 0;                         // threads judging blocks of channels; 0: one per core
   Progress::Style progress = Progress::Style::automatic;
 };
 int run_check(const CheckOptions& options);

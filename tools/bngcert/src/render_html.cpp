@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "fault_map.hpp"
 #include "render_common.hpp"
 #include "report.hpp"
 #include "svg.hpp"
@@ -144,6 +145,11 @@ std::string render_html(const json& r) {
           html_escape(show(s["zero_refs"])));
       h += "<div class=\"charts\">" + svg_histogram(o, kname + " " + name + ": ULP errors") +
            svg_scatter(o, kname + " " + name + ": normalised error vs cancellation") + "</div>\n";
+      if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
+        h += "<div class=\"charts\">" +
+             svg_fault_map(o["faults"], kname + " " + name + ": where the failures are") +
+             "</div>\n";
+      }
       h += std::string("<table><tr><th class=\"l\">family</th><th class=\"l\">mode</th>") +
            kStatsHeader + "</tr>\n";
       for (const auto& f : o["by_family"]) {

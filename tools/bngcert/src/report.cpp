@@ -189,7 +189,8 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
             {"cells", cells}}},
           {"by_family", fams},
           {"worst", worst},
-          {"failures", fails}};
+          {"failures", fails},
+          {"faults", fault_map_json(ot.faults)}};
     }
     call_errors += t.call_errors;
     ks.push_back({{"name", t.kernel.name()},

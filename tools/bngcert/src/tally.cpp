@@ -93,8 +93,9 @@ void Density::merge(const Density& o) {
 
 std::string Origin::label() const {
   if (!spec) return family == "input" ? "dumped files" : family;
-  return fmt::format("family {} case {} (seed {:#x}, size {}) via {}", family, case_index, seed,
-                     size, prop::describe(*spec));
+  const std::string where = fmt::format("family {} case {} (seed {:#x}, size {}) via {}", family,
+                                        case_index, seed, size, prop::describe(*spec));
+  return case_name.empty() ? where : fmt::format("pack case {}: {}", case_name, where);
 }
 
 std::string Failure::message() const {
@@ -121,6 +122,7 @@ void OutputTally::merge(OutputTally&& o) {
   all.merge(o.all);
   histogram.merge(o.histogram);
   density.merge(o.density);
+  faults.merge(o.faults);
   for (const auto& [k, s] : o.by_family) by_family[k].merge(s);
   if (o.worst.valid() &&
       (!worst.valid() || o.worst.where.sample.bound_use > worst.where.sample.bound_use ||
@@ -205,6 +207,13 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
       if (worst_index < 0 || s.bound_use > worst_sample.bound_use) {
         worst_index = static_cast<std::int64_t>(i);
         worst_sample = s;
+      }
+      if (!s.m.pass) {
+        const auto i64 = static_cast<std::int64_t>(i);
+        tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
+                          origin.channel_total ? origin.channel_total : c.channel,
+                          o == Output::dx ? i64 / c.channel : 0,
+                          (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
       }
       if (!s.m.pass && tally.failures.size() < kFailuresKept) {
         Failure fl;

@@ -18,6 +18,7 @@
 #include "bng/reference/case.hpp"
 #include "bng/reference/error_measure.hpp"
 #include "bng/reference/reference.hpp"
+#include "fault_map.hpp"
 #include "kernel.hpp"
 
 namespace bng::cert {
@@ -84,6 +85,7 @@ struct Origin {
   std::optional<prop::CallSpec> spec;  // the entry point called (campaign)
   std::int64_t channel_offset = 0;     // check: first channel of the block judged
   std::int64_t channel_total = 0;      // check: channels of the whole call (0: the case's own)
+  std::string case_name;               // check --pack: the case folder's name
   std::string label() const;           // one line, for tables and messages
 };
 
@@ -120,6 +122,7 @@ struct OutputTally {
   std::map<std::pair<std::string, int>, Stats> by_family;  // (family, is_train)
   Worst worst;
   std::vector<Failure> failures;  // the first kFailuresKept, by order
+  FaultMap faults;                // where all the failures are
   void merge(OutputTally&& o);
 };
 
