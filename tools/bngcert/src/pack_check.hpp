@@ -13,7 +13,7 @@ struct PackCheckOptions {
   std::filesystem::path pack;  // the pack directory or its pack.json
   std::filesystem::path out = "check";
   int jobs = 0;  // 0: one per core
-  std::int64_t block_elements = std::int64_t{1} << 21;
+  std::int64_t block_elements = std::int64_t{1} << 18;  // as CheckOptions
   Progress::Style progress = Progress::Style::automatic;
 };
 

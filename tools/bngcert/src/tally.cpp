@@ -55,6 +55,7 @@ void Stats::merge(const Stats& o) {
   max_normalised_error = std::fmax(max_normalised_error, o.max_normalised_error);
   max_kappa = std::fmax(max_kappa, o.max_kappa);
   max_bound_use = std::fmax(max_bound_use, o.max_bound_use);
+  metrics.merge(o.metrics);
 }
 
 void Histogram::add(double ulp_error) {
@@ -123,6 +124,7 @@ void OutputTally::merge(OutputTally&& o) {
   histogram.merge(o.histogram);
   density.merge(o.density);
   faults.merge(o.faults);
+  merge_sums(metric_sums, o.metric_sums);
   for (const auto& [k, s] : o.by_family) by_family[k].merge(s);
   if (o.worst.valid() &&
       (!worst.valid() || o.worst.where.sample.bound_use > worst.where.sample.bound_use ||
@@ -193,6 +195,7 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
     Stats& family = tally.by_family[{origin.family, c.is_train}];
     std::int64_t worst_index = -1;
     Sample worst_sample;
+    MetricSums sums;
     for (std::size_t i = 0; i < ys.size(); ++i) {
       Sample s;
       s.m = measure(ys[i], es[i], f, alpha);
@@ -200,6 +203,11 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
       s.bound_use = bound_use(s.m, es[i], alpha);
       tally.all.add(s);
       family.add(s);
+      if (s.kind == ref::Kind::finite && std::isfinite(ys[i])) {
+        tally.all.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
+        family.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
+        sums.add(ys[i], es[i].exact);
+      }
       if (s.kind == ref::Kind::finite) {
         tally.histogram.add(s.m.ulp_error);
         tally.density.add(s.m);
@@ -234,6 +242,7 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
         tally.failures.push_back(std::move(fl));
       }
     }
+    if (sums.yy != 0 || sums.ee != 0 || sums.rel_n != 0) tally.metric_sums[order].merge(sums);
     if (worst_index < 0) continue;
     Worst& w = tally.worst;
     const bool better =

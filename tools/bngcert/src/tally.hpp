@@ -20,6 +20,7 @@
 #include "bng/reference/reference.hpp"
 #include "fault_map.hpp"
 #include "kernel.hpp"
+#include "metrics.hpp"
 
 namespace bng::cert {
 
@@ -46,6 +47,7 @@ struct Stats {
   double max_kappa = 0;             // over finite references with y* != 0
   std::int64_t zero_refs = 0;       // finite references with y* = 0 (κ infinite)
   double max_bound_use = 0;
+  MetricCounts metrics;  // the golden-data metrics (metrics.hpp), added by judge()
   void add(const Sample& s);
   void merge(const Stats& o);
 };
@@ -123,6 +125,7 @@ struct OutputTally {
   Worst worst;
   std::vector<Failure> failures;  // the first kFailuresKept, by order
   FaultMap faults;                // where all the failures are
+  MetricSumsByOrder metric_sums;  // cosine similarity and mean relative error, per job
   void merge(OutputTally&& o);
 };
 
