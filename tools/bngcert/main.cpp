@@ -15,7 +15,7 @@
 #include "bng/properties/families.hpp"
 #include "bng/properties/runner.hpp"
 #include "cli.hpp"
-#include "diff.hpp"
+#include "diff_command.hpp"
 #include "export.hpp"
 #include "npy.hpp"
 #include "pack_check.hpp"
@@ -157,18 +157,7 @@ int main(int argc, char** argv) {
   export_cmd->add_option("--out,-o", export_out, "pack directory (new)")->required();
 
   bng::cert::DiffOptions diff_opts;
-  CLI::App* diff = app.add_subcommand(
-      "diff",
-      "compare two releases' report.json (or certificate.json) files; exit 1 if NEW is worse "
-      "anywhere");
-  diff->add_option("old", diff_opts.old_file, "the last release's report.json or certificate.json")
-      ->required();
-  diff->add_option("new", diff_opts.new_file, "this release's file of the same kind")->required();
-  diff->add_option("--format", diff_opts.format, "text or markdown")
-      ->check(CLI::IsMember({"text", "markdown"}))
-      ->capture_default_str();
-  diff->add_flag("--allow-different-campaigns", diff_opts.allow_different_campaigns,
-                 "compare runs of different campaigns where both have a row (said so)");
+  CLI::App* diff = bng::cert::add_diff_command(app, diff_opts);
 
   CLI::App* families = app.add_subcommand("families", "list the built-in case families");
 

@@ -244,7 +244,7 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
   unsigned char pre[12];
   char dict[4096], descr[8];
   unsigned long header_len;
-  size_t pre_len, elements = 1, got;
+  size_t elements = 1, got;
   long long dims[2];
   int d, n_dims = 0;
   const char *p;
@@ -257,7 +257,6 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
   }
   if (pre[6] == 1) {
     header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8;
-    pre_len = 10;
   } else if (pre[6] == 2 || pre[6] == 3) {
     if (fread(pre + 10, 1, 2, f) != 2) {
       fclose(f);
@@ -265,12 +264,10 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
     }
     header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8 |
                  (unsigned long)pre[10] << 16 | (unsigned long)pre[11] << 24;
-    pre_len = 12;
   } else {
     fclose(f);
     return fail(path, "unsupported .npy version"), NULL;
   }
-  (void)pre_len;
   if (header_len >= sizeof dict || fread(dict, 1, header_len, f) != header_len) {
     fclose(f);
     return fail(path, "truncated or oversized header"), NULL;
