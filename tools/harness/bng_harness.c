@@ -43,7 +43,7 @@
 
 /* What one call saw and returned: given to BNG_HARNESS_AFTER_CALL. */
 struct bng_harness_call {
-  const char *entry_point;
+  const char* entry_point;
   long long batch, channel, is_train;
   int half_data;  /* x, dy, dx are binary16 (hp, mp) */
   int half_stats; /* mean .. dscale are binary16 (hp) */
@@ -66,12 +66,12 @@ struct bng_harness_call {
 
 static char g_error[MESSAGE_CAP];
 
-static int fail(const char *what, const char *detail) {
+static int fail(const char* what, const char* detail) {
   sprintf(g_error, "%.200s: %.250s", what, detail);
   return -1;
 }
 
-static int join(char *out, const char *dir, const char *name) {
+static int join(char* out, const char* dir, const char* name) {
   if (strlen(dir) + 1 + strlen(name) + 1 > PATH_CAP) return fail(dir, "path too long");
   sprintf(out, "%s/%s", dir, name);
   return 0;
@@ -86,14 +86,14 @@ struct params {
   int has_entry, has_target, has_batch, has_channel, has_is_train, has_core_mask;
 };
 
-static const char *skip_ws(const char *p) {
+static const char* skip_ws(const char* p) {
   while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
   return p;
 }
 
 /* A string at p (after its opening quote is checked); NULL if malformed.
  * Escapes other than \" and \\ are kept verbatim: no key or value we read has them. */
-static const char *read_string(const char *p, char *out, size_t cap) {
+static const char* read_string(const char* p, char* out, size_t cap) {
   size_t n = 0;
   if (*p != '"') return NULL;
   for (++p; *p && *p != '"'; ++p) {
@@ -109,7 +109,7 @@ static const char *read_string(const char *p, char *out, size_t cap) {
 }
 
 /* Skips any JSON value (nested arrays and objects included); NULL if malformed. */
-static const char *skip_value(const char *p, int depth) {
+static const char* skip_value(const char* p, int depth) {
   char scratch[2];
   p = skip_ws(p);
   if (depth > 64) return NULL;
@@ -139,8 +139,8 @@ static const char *skip_value(const char *p, int depth) {
   return p;
 }
 
-static const char *read_integer(const char *p, long long *out, int *has) {
-  char *end = NULL;
+static const char* read_integer(const char* p, long long* out, int* has) {
+  char* end = NULL;
   const long long v = strtoll(p, &end, 10);
   if (end == p || *end == '.' || *end == 'e' || *end == 'E') return NULL;
   *out = v;
@@ -148,8 +148,8 @@ static const char *read_integer(const char *p, long long *out, int *has) {
   return end;
 }
 
-static int parse_params(const char *text, struct params *pr, const char *file) {
-  const char *p = skip_ws(text);
+static int parse_params(const char* text, struct params* pr, const char* file) {
+  const char* p = skip_ws(text);
   memset(pr, 0, sizeof *pr);
   if (*p != '{') return fail(file, "not a JSON object");
   p = skip_ws(p + 1);
@@ -191,8 +191,8 @@ static int parse_params(const char *text, struct params *pr, const char *file) {
   return 0;
 }
 
-static int read_text(const char *path, char *buf, size_t cap) {
-  FILE *f = fopen(path, "rb");
+static int read_text(const char* path, char* buf, size_t cap) {
+  FILE* f = fopen(path, "rb");
   size_t n;
   if (!f) return fail(path, "cannot open");
   n = fread(buf, 1, cap - 1, f);
@@ -213,15 +213,15 @@ static int read_text(const char *path, char *buf, size_t cap) {
 
 static int host_is_little_endian(void) {
   const unsigned short one = 1;
-  return *(const unsigned char *)&one == 1;
+  return *(const unsigned char*)&one == 1;
 }
 
 /* .npy data is little-endian: swap items in place on a big-endian device. */
-static void to_or_from_little_endian(unsigned char *data, size_t items, size_t item) {
+static void to_or_from_little_endian(unsigned char* data, size_t items, size_t item) {
   size_t i, k;
   if (host_is_little_endian()) return;
   for (i = 0; i < items; ++i) {
-    unsigned char *e = data + i * item;
+    unsigned char* e = data + i * item;
     for (k = 0; k < item / 2; ++k) {
       const unsigned char t = e[k];
       e[k] = e[item - 1 - k];
@@ -231,8 +231,8 @@ static void to_or_from_little_endian(unsigned char *data, size_t items, size_t i
 }
 
 /* The value of `key` in a .npy header dictionary, or NULL. */
-static const char *dict_value(const char *dict, const char *key) {
-  const char *p = strstr(dict, key);
+static const char* dict_value(const char* dict, const char* key) {
+  const char* p = strstr(dict, key);
   if (!p) return NULL;
   p = strchr(p + strlen(key), ':');
   return p ? skip_ws(p + 1) : NULL;
@@ -240,16 +240,16 @@ static const char *dict_value(const char *dict, const char *key) {
 
 /* Reads path, which must be a C-order array of `item`-byte floats of exactly
  * `shape` (ndim 1 or 2). Returns malloc'ed data (free it) or NULL with g_error set. */
-static void *read_npy(const char *path, size_t item, int ndim, const long long *shape) {
+static void* read_npy(const char* path, size_t item, int ndim, const long long* shape) {
   unsigned char pre[12];
   char dict[4096], descr[8];
   unsigned long header_len;
   size_t elements = 1, got;
   long long dims[2];
   int d, n_dims = 0;
-  const char *p;
-  void *data;
-  FILE *f = fopen(path, "rb");
+  const char* p;
+  void* data;
+  FILE* f = fopen(path, "rb");
   if (!f) return fail(path, "cannot open (missing?)"), NULL;
   if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
     fclose(f);
@@ -262,8 +262,8 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
       fclose(f);
       return fail(path, "truncated header"), NULL;
     }
-    header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8 |
-                 (unsigned long)pre[10] << 16 | (unsigned long)pre[11] << 24;
+    header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8 | (unsigned long)pre[10] << 16 |
+                 (unsigned long)pre[11] << 24;
   } else {
     fclose(f);
     return fail(path, "unsupported .npy version"), NULL;
@@ -296,7 +296,7 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
     return fail(path, "no 'shape' in the header"), NULL;
   }
   for (p = skip_ws(p + 1); *p != ')';) {
-    char *end = NULL;
+    char* end = NULL;
     const long long v = strtoll(p, &end, 10);
     if (end == p || n_dims == 2) {
       fclose(f);
@@ -308,8 +308,7 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
   }
   if (n_dims != ndim) {
     fclose(f);
-    return fail(path, ndim == 2 ? "shape is not [batch, channel]" : "shape is not [channel]"),
-           NULL;
+    return fail(path, ndim == 2 ? "shape is not [batch, channel]" : "shape is not [channel]"), NULL;
   }
   for (d = 0; d < ndim; ++d) {
     if (dims[d] != shape[d]) {
@@ -336,21 +335,21 @@ static void *read_npy(const char *path, size_t item, int ndim, const long long *
     return fail(path, got != elements ? "truncated data" : "longer than its shape"), NULL;
   }
   fclose(f);
-  to_or_from_little_endian((unsigned char *)data, elements, item);
+  to_or_from_little_endian((unsigned char*)data, elements, item);
   return data;
 }
 
-static int write_npy(const char *path, void *data, size_t item, int ndim, const long long *shape) {
+static int write_npy(const char* path, void* data, size_t item, int ndim, const long long* shape) {
   char header[128];
   size_t len, elements = 1, total;
   int d, ok;
-  FILE *f;
+  FILE* f;
   if (ndim == 2) {
     sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld, %lld), }",
             (unsigned)item, shape[0], shape[1]);
   } else {
-    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }",
-            (unsigned)item, shape[0]);
+    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }", (unsigned)item,
+            shape[0]);
   }
   for (d = 0; d < ndim; ++d) elements *= (size_t)shape[d];
   /* Pad with spaces and a newline so the data starts at a multiple of 64. */
@@ -364,16 +363,16 @@ static int write_npy(const char *path, void *data, size_t item, int ndim, const 
   fputc((int)(len & 0xff), f);
   fputc((int)(len >> 8), f);
   fwrite(header, 1, len, f);
-  to_or_from_little_endian((unsigned char *)data, elements, item);
+  to_or_from_little_endian((unsigned char*)data, elements, item);
   ok = fwrite(data, item, elements, f) == elements;
-  to_or_from_little_endian((unsigned char *)data, elements, item);
+  to_or_from_little_endian((unsigned char*)data, elements, item);
   if (fclose(f) != 0 || !ok) return fail(path, "write error");
   return 0;
 }
 
 /* ---- status.json ---------------------------------------------------------- */
 
-static void write_json_string(FILE *f, const char *s) {
+static void write_json_string(FILE* f, const char* s) {
   fputc('"', f);
   for (; *s; ++s) {
     if (*s == '"' || *s == '\\') {
@@ -389,9 +388,9 @@ static void write_json_string(FILE *f, const char *s) {
 }
 
 /* error == NULL: the call ran and returned status. */
-static int write_status(const char *dir, const char *entry, int status, const char *error) {
+static int write_status(const char* dir, const char* entry, int status, const char* error) {
   char path[PATH_CAP];
-  FILE *f;
+  FILE* f;
   if (join(path, dir, "status.json") != 0) return -1;
   f = fopen(path, "wb");
   if (!f) return fail(path, "cannot write");
@@ -409,8 +408,8 @@ static int write_status(const char *dir, const char *entry, int status, const ch
 }
 
 /* Outputs of an earlier run would be judged as this run's: remove them first. */
-static void remove_outputs(const char *dir) {
-  static const char *const names[] = {"dx.npy", "dbias.npy", "dscale.npy", "status.json"};
+static void remove_outputs(const char* dir) {
+  static const char* const names[] = {"dx.npy", "dbias.npy", "dscale.npy", "status.json"};
   char path[PATH_CAP];
   size_t i;
   for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
@@ -420,9 +419,9 @@ static void remove_outputs(const char *dir) {
 
 /* ---- the call ------------------------------------------------------------- */
 
-static int call_entry(const char *e, const void *x, const void *dy, void *dx, void *mean,
-                      void *invar, void *scale, void *dbias, void *dscale, long long batch,
-                      long long channel, long long is_train, int mask, int *status) {
+static int call_entry(const char* e, const void* x, const void* dy, void* dx, void* mean,
+                      void* invar, void* scale, void* dbias, void* dscale, long long batch,
+                      long long channel, long long is_train, int mask, int* status) {
   long long params[BNG_PARAM_COUNT];
   memset(params, 0, sizeof params);
   params[BNG_PARAM_MEAN] = (long long)(intptr_t)mean;
@@ -434,40 +433,38 @@ static int call_entry(const char *e, const void *x, const void *dy, void *dx, vo
   params[BNG_PARAM_CHANNEL] = channel;
   params[BNG_PARAM_IS_TRAIN] = is_train;
   if (strcmp(e, "fp_batch_norm_grad_s") == 0) {
-    *status = fp_batch_norm_grad_s((const float *)x, (const float *)dy, (float *)dx, params, mask);
+    *status = fp_batch_norm_grad_s((const float*)x, (const float*)dy, (float*)dx, params, mask);
   } else if (strcmp(e, "fp_batch_norm_grad_p") == 0) {
-    *status = fp_batch_norm_grad_p((const float *)x, (const float *)dy, (float *)dx, params);
+    *status = fp_batch_norm_grad_p((const float*)x, (const float*)dy, (float*)dx, params);
   } else if (strcmp(e, "fp_batchnormgrad_s") == 0 || strcmp(e, "fp_batchnormgrad_p") == 0) {
     if (batch > 0x7fffffffLL || channel > 0x7fffffffLL) return fail(e, "shape exceeds int");
-    *status = e[strlen(e) - 1] == 's' /* the flat forms: _s takes the mask */
-                  ? fp_batchnormgrad_s((const float *)x, (const float *)dy, (const float *)mean,
-                                       (const float *)invar, (const float *)scale, (int)batch,
-                                       (int)channel, (int)is_train, (float *)dx, (float *)dbias,
-                                       (float *)dscale, mask)
-                  : fp_batchnormgrad_p((const float *)x, (const float *)dy, (const float *)mean,
-                                       (const float *)invar, (const float *)scale, (int)batch,
-                                       (int)channel, (int)is_train, (float *)dx, (float *)dbias,
-                                       (float *)dscale);
+    *status =
+        e[strlen(e) - 1] == 's' /* the flat forms: _s takes the mask */
+            ? fp_batchnormgrad_s((const float*)x, (const float*)dy, (const float*)mean,
+                                 (const float*)invar, (const float*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (float*)dx, (float*)dbias, (float*)dscale, mask)
+            : fp_batchnormgrad_p((const float*)x, (const float*)dy, (const float*)mean,
+                                 (const float*)invar, (const float*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (float*)dx, (float*)dbias, (float*)dscale);
 #ifndef BNG_HARNESS_TARGET_FT78NE
   } else if (strcmp(e, "hp_batch_norm_grad_s") == 0) {
-    *status = hp_batch_norm_grad_s((const half *)x, (const half *)dy, (half *)dx, params, mask);
+    *status = hp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
   } else if (strcmp(e, "hp_batch_norm_grad_p") == 0) {
-    *status = hp_batch_norm_grad_p((const half *)x, (const half *)dy, (half *)dx, params);
+    *status = hp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
   } else if (strcmp(e, "mp_batch_norm_grad_s") == 0) {
-    *status = mp_batch_norm_grad_s((const half *)x, (const half *)dy, (half *)dx, params, mask);
+    *status = mp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
   } else if (strcmp(e, "mp_batch_norm_grad_p") == 0) {
-    *status = mp_batch_norm_grad_p((const half *)x, (const half *)dy, (half *)dx, params);
+    *status = mp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
   } else if (strcmp(e, "hp_batchnormgrad_s") == 0 || strcmp(e, "hp_batchnormgrad_p") == 0) {
     if (batch > 0x7fffffffLL || channel > 0x7fffffffLL) return fail(e, "shape exceeds int");
-    *status = e[strlen(e) - 1] == 's'
-                  ? hp_batchnormgrad_s((const half *)x, (const half *)dy, (const half *)mean,
-                                       (const half *)invar, (const half *)scale, (int)batch,
-                                       (int)channel, (int)is_train, (half *)dx, (half *)dbias,
-                                       (half *)dscale, mask)
-                  : hp_batchnormgrad_p((const half *)x, (const half *)dy, (const half *)mean,
-                                       (const half *)invar, (const half *)scale, (int)batch,
-                                       (int)channel, (int)is_train, (half *)dx, (half *)dbias,
-                                       (half *)dscale);
+    *status =
+        e[strlen(e) - 1] == 's'
+            ? hp_batchnormgrad_s((const half*)x, (const half*)dy, (const half*)mean,
+                                 (const half*)invar, (const half*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (half*)dx, (half*)dbias, (half*)dscale, mask)
+            : hp_batchnormgrad_p((const half*)x, (const half*)dy, (const half*)mean,
+                                 (const half*)invar, (const half*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (half*)dx, (half*)dbias, (half*)dscale);
 #endif
   } else {
     return fail(e, "not an entry point of the " HARNESS_TARGET " library");
@@ -479,12 +476,12 @@ static int call_entry(const char *e, const void *x, const void *dy, void *dx, vo
 
 enum case_result { CASE_RAN, CASE_OTHER_TARGET, CASE_ERROR };
 
-static enum case_result run_case(const char *dir) {
+static enum case_result run_case(const char* dir) {
   static char text[PARAMS_CAP];
-  static const char *const inputs[] = {"x.npy", "dy.npy", "mean.npy", "invar.npy", "scale.npy"};
+  static const char* const inputs[] = {"x.npy", "dy.npy", "mean.npy", "invar.npy", "scale.npy"};
   char path[PATH_CAP];
   struct params pr;
-  void *in[5] = {NULL, NULL, NULL, NULL, NULL};
+  void* in[5] = {NULL, NULL, NULL, NULL, NULL};
   void *dx = NULL, *dbias = NULL, *dscale = NULL;
   size_t data_item, stats_item, elements;
   long long matrix[2], vector[1];
@@ -500,8 +497,7 @@ static enum case_result run_case(const char *dir) {
   }
   if (strcmp(pr.target, HARNESS_TARGET) != 0) return CASE_OTHER_TARGET;
   remove_outputs(dir);
-  if (pr.batch < 1 || pr.channel < 1 ||
-      (size_t)pr.batch > ((size_t)-1) / 4 / (size_t)pr.channel) {
+  if (pr.batch < 1 || pr.channel < 1 || (size_t)pr.batch > ((size_t)-1) / 4 / (size_t)pr.channel) {
     fail(path, "batch and channel must be positive and fit this machine");
     goto done;
   }
@@ -545,8 +541,7 @@ static enum case_result run_case(const char *dir) {
   if (status == 0) {
     if (join(path, dir, "dx.npy") != 0 || write_npy(path, dx, data_item, 2, matrix) != 0 ||
         join(path, dir, "dbias.npy") != 0 || write_npy(path, dbias, stats_item, 1, vector) != 0 ||
-        join(path, dir, "dscale.npy") != 0 ||
-        write_npy(path, dscale, stats_item, 1, vector) != 0) {
+        join(path, dir, "dscale.npy") != 0 || write_npy(path, dscale, stats_item, 1, vector) != 0) {
       goto done;
     }
   }
@@ -569,7 +564,7 @@ struct totals {
   long ran, other, errors;
 };
 
-static void count(struct totals *t, enum case_result r, const char *dir) {
+static void count(struct totals* t, enum case_result r, const char* dir) {
   if (r == CASE_RAN) ++t->ran;
   if (r == CASE_OTHER_TARGET) ++t->other;
   if (r == CASE_ERROR) {
@@ -578,9 +573,9 @@ static void count(struct totals *t, enum case_result r, const char *dir) {
   }
 }
 
-static int run_path(const char *arg, struct totals *t) {
+static int run_path(const char* arg, struct totals* t) {
   char list[PATH_CAP], line[PATH_CAP], dir[PATH_CAP];
-  FILE *f;
+  FILE* f;
   if (join(list, arg, "cases.txt") != 0) return -1;
   f = fopen(list, "rb");
   if (!f) { /* one case folder */
@@ -601,7 +596,7 @@ static int run_path(const char *arg, struct totals *t) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   struct totals t = {0, 0, 0};
   int i;
   if (argc < 2 || strcmp(argv[1], "--help") == 0) {
