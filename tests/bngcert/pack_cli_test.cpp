@@ -158,6 +158,27 @@ TEST(Pack, LaneFaultFailsAndTheMapPointsAtTheLane) {
   EXPECT_NE(read_text(out / "report.html").find("where the failures are"), std::string::npos);
 }
 
+TEST(Pack, UnwrittenLastBandFailsAndTheMapPointsAtTheLastRows) {
+  Scratch dir("pack_band_fault");
+  const fs::path pack = dir.path() / "pack", out = dir.path() / "out";
+  export_pack(pack, " --cases 4 --max-size 20 --seed 4 --targets mt7004 --functions fp");
+  const Result h = shell(std::string(HARNESS_BAND_FAULT) + " " + pack.string());
+  ASSERT_EQ(h.status, 0) << h.output;
+  const Result r = bngcert("check --pack " + pack.string() + " --out " + out.string());
+  ASSERT_EQ(r.status, 1) << r.output;
+  const auto failed = failed_cases(out);
+  ASSERT_FALSE(failed.empty());
+  for (const auto& [name, reason] : failed) {
+    EXPECT_NE(name.find("grad_s-"), std::string::npos) << "only _s calls lost a band: " << name;
+  }
+  const json f = read_json(out / "report.json")["kernels"][0]["outputs"]["dx"]["faults"];
+  ASSERT_GT(f["fails"].get<std::int64_t>(), 0);
+  // Rows n >= batch - batch/8 fall in the last two of 16 row bins; nothing above.
+  for (int row = 0; row < 14; ++row) {
+    for (int col = 0; col < 32; ++col) EXPECT_EQ(f["cells"][row][col], 0) << row << "," << col;
+  }
+}
+
 TEST(Pack, BadCasesAreNamedFailuresNeverPasses) {
   Scratch dir("pack_bad");
   const fs::path pack = dir.path() / "pack", out = dir.path() / "out";
