@@ -301,4 +301,7 @@ TEST(Pack, UnusablePacksExitTwoNamingTheProblem) {
 
   r = bngcert("check --out " + out.string());
   EXPECT_EQ(r.status, 2) << r.output;
+  r = bngcert("check --pack " + empty.string() + " --target mt7004 --out " + out.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--target applies to --dir only"), std::string::npos) << r.output;
 }

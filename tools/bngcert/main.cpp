@@ -183,6 +183,14 @@ int main(int argc, char** argv) {
       return bng::cert::kExitError;
     }
     if (*check && *check_pack) {
+      // A pack's manifest gives every case's shape, mode and target: no overrides.
+      for (const char* name :
+           {"--params", "--batch", "--channel", "--is-train", "--target", "--alpha"}) {
+        if (check->count(name) > 0) {
+          fmt::print(stderr, "bngcert: check: {} applies to --dir only, not to --pack\n", name);
+          return bng::cert::kExitError;
+        }
+      }
       pack_opts.out = check_opts.out;
       pack_opts.jobs = check_opts.jobs;
       pack_opts.block_elements = check_opts.block_elements;
