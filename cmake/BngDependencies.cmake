@@ -18,7 +18,7 @@ if(BNG_BUILD_TOOLS)
   find_package(CLI11 REQUIRED)
   find_package(nlohmann_json 3.10 REQUIRED)
   find_package(fmt REQUIRED)
-  find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)  # SHA-256 of judged libraries and certificates
+  find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)  # SHA-256 of packs, libraries, certificates
 endif()
 if(BNG_BUILD_BENCH)
   find_package(benchmark REQUIRED)

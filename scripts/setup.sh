@@ -13,7 +13,7 @@ packages=(
   librapidcheck-dev libgtest-dev libgmock-dev
   libbenchmark-dev libdnnl-dev               # benchmarks against oneDNN
   libcli11-dev nlohmann-json3-dev libfmt-dev # bngcert
-  libssl-dev                                 # bngcert: SHA-256 (OpenSSL libcrypto)
+  libssl-dev                                 # bngcert: SHA-256 (libcrypto) of packs, libraries, certificates
   gappa                                      # proofs/: the kernels' error bounds
 )
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi

@@ -17,8 +17,11 @@
 #include "bng/properties/runner.hpp"
 #include "build_info.hpp"
 #include "cli.hpp"
+#include "diff_command.hpp"
+#include "export.hpp"
 #include "isa_choice.hpp"
 #include "npy.hpp"
+#include "pack_check.hpp"
 
 namespace {
 
@@ -140,11 +143,16 @@ int main(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check",
                                        "certify outputs computed elsewhere (e.g. on hardware), "
                                        "given as .npy files; exit 0 only on a pass");
-  check
-      ->add_option(
-          "--dir,-d", check_opts.dir,
-          "directory with x.npy dy.npy mean.npy invar.npy scale.npy dx.npy dbias.npy dscale.npy")
-      ->required();
+  bng::cert::PackCheckOptions pack_opts;
+  auto* check_dir =
+      check->add_option("--dir,-d", check_opts.dir,
+                        "one dump: directory with x.npy dy.npy mean.npy invar.npy scale.npy dx.npy "
+                        "dbias.npy dscale.npy");
+  auto* check_pack = check->add_option(
+      "--pack", pack_opts.pack,
+      "a whole device run: a pack from `bngcert export` (its directory or pack.json) after the "
+      "harness wrote its outputs");
+  check_dir->excludes(check_pack);
   check->add_option("--params,-p", check_params,
                     "params JSON (default: <dir>/params.json if present)");
   check->add_option("--batch", check_opts.batch, "batch (default: from params or x.npy's shape)");
@@ -161,7 +169,22 @@ int main(int argc, char** argv) {
       ->add_option("--block-elements", check_opts.block_elements,
                    "reference memory bound: elements judged per block of channels")
       ->capture_default_str();
+  check->add_option("--jobs,-j", check_opts.jobs, "worker threads (default: one per core)");
   add_common(check, libs, check_opts.progress);
+
+  CampaignOptions export_opts;
+  std::vector<std::string> export_targets, export_modes;
+  std::string export_out;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export",
+      "write a campaign's cases as a pack of .npy case folders for a device to run (the C "
+      "harness, tools/harness), to judge with `check --pack`");
+  add_campaign(export_cmd, export_opts, export_targets, export_modes);
+  add_common(export_cmd, libs, export_opts.progress);
+  export_cmd->add_option("--out,-o", export_out, "pack directory (new)")->required();
+
+  bng::cert::DiffOptions diff_opts;
+  CLI::App* diff = bng::cert::add_diff_command(app, diff_opts);
 
   CLI::App* families = app.add_subcommand("families", "list the built-in case families");
 
@@ -212,10 +235,36 @@ int main(int argc, char** argv) {
       if (!verify_libs.mt7004.empty()) verify_opts.libraries["mt7004"] = verify_libs.mt7004;
       return bng::cert::run_verify(verify_opts);
     }
+    if (*check && !*check_dir && !*check_pack) {
+      fmt::print(stderr, "bngcert: check needs --dir (one dump) or --pack (a device run)\n");
+      return bng::cert::kExitError;
+    }
+    if (*check && *check_pack) {
+      // A pack's manifest gives every case's shape, mode and target: no overrides.
+      for (const char* name :
+           {"--params", "--batch", "--channel", "--is-train", "--target", "--alpha"}) {
+        if (check->count(name) > 0) {
+          fmt::print(stderr, "bngcert: check: {} applies to --dir only, not to --pack\n", name);
+          return bng::cert::kExitError;
+        }
+      }
+      pack_opts.out = check_opts.out;
+      pack_opts.jobs = check_opts.jobs;
+      pack_opts.block_elements = check_opts.block_elements;
+      pack_opts.progress = check_opts.progress;
+      return bng::cert::run_pack_check(pack_opts);
+    }
     if (*check) {
       if (!check_params.empty()) check_opts.params = check_params;
       return bng::cert::run_check(check_opts);
     }
+    if (*export_cmd) {
+      resolve_campaign(export_opts, export_targets, export_modes);
+      const auto n = bng::cert::run_export(export_opts, export_out);
+      fmt::print(stderr, "bngcert: exported {} cases to {}/\n", n, export_out);
+      return bng::cert::kExitPass;
+    }
+    if (*diff) return bng::cert::run_diff(diff_opts);
     if (*families) {
       for (const auto& f : bng::prop::families()) {
         fmt::print("{:<24} {}{}\n", f.name, f.description, f.finite ? "" : " (non-finite inputs)");

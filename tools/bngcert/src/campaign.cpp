@@ -46,11 +46,6 @@ struct Series {
       entries;  // the selected entry points of the kernel (mask filled per case)
 };
 
-struct Job {
-  std::size_t series;
-  std::int64_t index;
-};
-
 }  // namespace
 
 std::uint64_t case_seed(std::uint64_t campaign_seed, const Kernel& k, std::string_view family,
@@ -78,8 +73,8 @@ bool CampaignResult::passed() const {
                      [](const KernelTally& k) { return k.passed(); });
 }
 
-CampaignResult run_campaign(const CampaignOptions& options) {
-  CampaignResult result;
+CampaignPlan plan_campaign(const CampaignOptions& options) {
+  CampaignPlan result;
   result.options = options;
   if (result.options.jobs <= 0) {
     result.options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -131,12 +126,6 @@ CampaignResult run_campaign(const CampaignOptions& options) {
     }
   }
   if (result.kernels.empty()) throw std::invalid_argument("nothing selected to run");
-  // Load both libraries up front: a missing .so is one clear error, not one per thread.
-  for (prop::Target t : options.targets) {
-    if (!prop::find_symbol(t, "bng_status_string")) {
-      throw std::runtime_error(fmt::format("{} has no bng_status_string", prop::library_path(t)));
-    }
-  }
 
   std::vector<Series> series;
   for (std::size_t k = 0; k < result.kernels.size(); ++k) {
@@ -144,10 +133,38 @@ CampaignResult run_campaign(const CampaignOptions& options) {
       for (int mode : options.modes) series.push_back({k, f, mode, kernel_entries[k]});
     }
   }
-  std::vector<Job> jobs;
   // Interleave series so the progress rate is even and every kernel gets going early.
   for (std::int64_t i = 0; i < options.cases; ++i) {
-    for (std::size_t s = 0; s < series.size(); ++s) jobs.push_back({s, i});
+    for (const Series& s : series) {
+      PlannedCase p;
+      p.kernel = s.kernel;
+      p.family = s.family;
+      p.is_train = s.is_train;
+      p.index = i;
+      p.seed =
+          case_seed(options.seed, result.kernels[s.kernel].kernel, s.family->name, s.is_train, i);
+      p.size = case_size(i, options.cases, options.max_size);
+      p.spec = s.entries[static_cast<std::size_t>(i) % s.entries.size()];
+      // Any of the 255 valid masks, from the case's seed (the _p forms ignore it).
+      p.spec.core_mask = 1u + static_cast<unsigned>(splitmix64(p.seed) % 255u);
+      result.cases.push_back(p);
+    }
+  }
+  return result;
+}
+
+CampaignResult run_campaign(const CampaignOptions& options) {
+  CampaignPlan plan = plan_campaign(options);
+  CampaignResult result;
+  result.options = plan.options;
+  result.families = plan.families;
+  result.kernels = std::move(plan.kernels);
+  const std::vector<PlannedCase>& jobs = plan.cases;
+  // Load both libraries up front: a missing .so is one clear error, not one per thread.
+  for (prop::Target t : options.targets) {
+    if (!prop::find_symbol(t, "bng_status_string")) {
+      throw std::runtime_error(fmt::format("{} has no bng_status_string", prop::library_path(t)));
+    }
   }
 
   result.started_utc = utc_now();
@@ -168,25 +185,23 @@ CampaignResult run_campaign(const CampaignOptions& options) {
     }
     try {
       for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
-        const Series& s = series[jobs[j].series];
-        KernelTally& tally = mine[s.kernel];
+        const PlannedCase& p = jobs[j];
+        KernelTally& tally = mine[p.kernel];
         const Kernel& kernel = tally.kernel;
         Origin origin;
-        origin.family = std::string(s.family->name);
-        origin.case_index = jobs[j].index;
-        origin.seed = case_seed(options.seed, kernel, s.family->name, s.is_train, jobs[j].index);
-        origin.size = case_size(jobs[j].index, options.cases, options.max_size);
-        prop::CallSpec spec = s.entries[static_cast<std::size_t>(jobs[j].index) % s.entries.size()];
-        // Any of the 255 valid masks, from the case's seed (the _p forms ignore it).
-        spec.core_mask = 1u + static_cast<unsigned>(splitmix64(origin.seed) % 255u);
+        origin.family = std::string(p.family->name);
+        origin.case_index = p.index;
+        origin.seed = p.seed;
+        origin.size = p.size;
+        const prop::CallSpec& spec = p.spec;
         origin.spec = spec;
 
         Case c;
         {
           std::lock_guard lock(sample_mutex);
-          c = prop::sample(*s.family, kernel.combo, origin.seed, origin.size);
+          c = prop::sample(*p.family, kernel.combo, origin.seed, origin.size);
         }
-        c.is_train = s.is_train;
+        c.is_train = p.is_train;
         const ref::Result expected = ref::compute(c);
         const prop::RunResult got = prop::run(c, spec);
         ++tally.cases;

@@ -40,8 +40,31 @@ struct CampaignResult {
   bool passed() const;
 };
 
+// One case of a campaign, before it runs: which kernel (index into
+// CampaignPlan::kernels), family, mode, entry point and core mask, and the
+// seed and size that regenerate its inputs with prop::sample.
+struct PlannedCase {
+  std::size_t kernel = 0;
+  const prop::Family* family = nullptr;
+  int is_train = 1;
+  std::int64_t index = 0;  // within its (kernel, family, mode) series
+  std::uint64_t seed = 0;
+  int size = 0;
+  prop::CallSpec spec;  // core_mask drawn from the seed (the _p forms ignore it)
+};
+
+// What a campaign will run, in job order: `report`, `certify` and `export`
+// share it, so an exported pack holds exactly the cases a campaign judges.
+struct CampaignPlan {
+  CampaignOptions options;  // jobs resolved
+  std::vector<const prop::Family*> families;
+  std::vector<KernelTally> kernels;  // empty tallies, kernel filled in
+  std::vector<PlannedCase> cases;
+};
+
 // Throws std::invalid_argument for unknown families or functions, or a
 // selection that leaves nothing to run.
+CampaignPlan plan_campaign(const CampaignOptions& options);
 CampaignResult run_campaign(const CampaignOptions& options);
 
 // The seed of case `index` of a (kernel, family, mode) series: a reader

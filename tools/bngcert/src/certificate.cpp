@@ -27,7 +27,8 @@ json run_json(const json& report) {
                     {"max_ulp_error", s["max_ulp_error"]},
                     {"max_normalised_error", s["max_normalised_error"]},
                     {"max_kappa", s["max_kappa"]},
-                    {"max_bound_use", s["max_bound_use"]}};
+                    {"max_bound_use", s["max_bound_use"]},
+                    {"metrics", o.value("metrics", json::object())}};
       for (const auto& f : o["failures"]) {
         if (failures.size() < 10) failures.push_back(f["message"]);
       }

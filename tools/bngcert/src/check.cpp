@@ -1,13 +1,14 @@
 // `bngcert check`: judges outputs computed elsewhere (a dump from FT78NE or
 // MT7004 hardware) against the exact reference. Inputs are read through
-// memory maps, a block of channels at a time, so the reference's working set
-// stays bounded however large the call was (SPEC §4's channel isolation makes
-// the blocks independent).
+// memory maps, a block of channels at a time (dump_judge.hpp), so the
+// reference's working set stays bounded however large the call was, and the
+// blocks are judged on every core.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,7 @@
 #include "case_files.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
+#include "dump_judge.hpp"
 #include "report.hpp"
 
 namespace bng::cert {
@@ -92,7 +94,7 @@ int run_check(const CheckOptions& o) {
   const prop::Target tgt = *target == "ft78ne" ? prop::Target::ft78ne : prop::Target::mt7004;
 
   // The eight arrays.
-  std::map<std::string, npy::Array> a;
+  DumpArrays a;
   for (std::string_view n : kInputNames)
     a.emplace(n, npy::Array::open(o.dir / (std::string(n) + ".npy")));
   for (std::string_view n : kOutputNames)
@@ -164,40 +166,16 @@ int run_check(const CheckOptions& o) {
   tally.cases = 1;
   tally.calls["files in " + o.dir.string()] = 1;
 
-  const std::int64_t width = std::clamp<std::int64_t>(o.block_elements / *batch, 1, *channel);
+  const DumpShape shape{*combo, *batch, *channel, *is_train};
+  const std::int64_t width = block_width(shape, o.block_elements);
   const std::int64_t blocks = (*channel + width - 1) / width;
+  const int jobs =
+      o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   {
     Progress progress("check", blocks, o.progress);
-    std::vector<double> buf;
-    for (std::int64_t b = 0; b < blocks; ++b) {
-      const std::int64_t c0 = b * width, c1 = std::min(*channel, c0 + width);
-      Case c;
-      c.combo = *combo;
-      c.batch = *batch;
-      c.channel = c1 - c0;
-      c.is_train = *is_train;
-      a.at("x").read_columns(*channel, c0, c1, c.x);
-      a.at("dy").read_columns(*channel, c0, c1, c.dy);
-      for (auto [name, v] :
-           {std::pair{"mean", &c.mean}, {"invar", &c.invar}, {"scale", &c.scale}}) {
-        v->resize(static_cast<std::size_t>(c.channel));
-        a.at(name).read(c0, c.channel, v->data());
-      }
-      Outputs got;
-      a.at("dx").read_columns(*channel, c0, c1, got.dx);
-      got.dbias.resize(static_cast<std::size_t>(c.channel));
-      got.dscale.resize(static_cast<std::size_t>(c.channel));
-      a.at("dbias").read(c0, c.channel, got.dbias.data());
-      a.at("dscale").read(c0, c.channel, got.dscale.data());
-
-      const ref::Result r = ref::compute(c);
-      Origin origin;
-      origin.family = "input";
-      origin.channel_offset = c0;
-      origin.channel_total = *channel;
-      judge(c, r, got, origin, static_cast<std::uint64_t>(b), true, tally);
-      progress.advance();
-    }
+    Origin origin;
+    origin.family = "input";
+    judge_dump(a, shape, origin, 0, o.block_elements, jobs, tally, &progress);
   }
 
   json inputs = json::object();
@@ -226,6 +204,7 @@ int run_check(const CheckOptions& o) {
                        : params.contains("alpha") ? "params.json"
                                                   : "declared"},
       {"blocks", blocks},
+      {"jobs", jobs},
       {"started_utc", started},
       {"duration_s",
        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},

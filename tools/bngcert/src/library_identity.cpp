@@ -62,9 +62,8 @@ bool parse_build_record(const std::string& text, std::map<std::string, std::stri
 LibraryIdentity identify_library(const std::filesystem::path& file) {
   LibraryIdentity id;
   id.path = file.string();
-  const FileDigest d = sha256_file(file);
-  id.size = d.size;
-  id.sha256 = d.sha256;
+  id.sha256 = sha256_file(file);
+  id.size = std::filesystem::file_size(file);
   const SectionRead s = read_elf_section(file, kRecordSection);
   if (!s.bytes) {
     id.record_error = s.error + " (no build record: not built by this project's CMake)";

@@ -13,6 +13,17 @@ namespace bng::cert {
 std::string show(const nlohmann::json& v);
 // A count with thousands separators.
 std::string show_count(std::int64_t n);
+// A share in [0, 1] as a percentage ("99.97 %"); "—" for null. Never rounds a
+// share below 1 up to "100 %".
+std::string show_share(const nlohmann::json& v);
+// The sentence under every summary table: why the raw maximum ULP error is not
+// what a reader decides on.
+inline constexpr const char* kUlpNote =
+    "Read the maximum ULP error beside κ: where the terms cancel (y* near 0, κ large) the "
+    "allowed error is α·M, which is many ulps of y*, so a huge ULP error there can be well "
+    "within the bound (worst bound use ≤ 1). Cosine similarity, relative errors and the "
+    "shares over 1e-3 / 1e-4 are the golden-data figures of other accelerator toolchains: "
+    "they inform, the verdict is the bound (docs/report-format.md, \"metrics\").";
 // The verdict line's words.
 std::string verdict_word(bool pass);
 

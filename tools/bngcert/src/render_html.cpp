@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "fault_map.hpp"
 #include "render_common.hpp"
 #include "report.hpp"
 #include "svg.hpp"
@@ -42,15 +43,31 @@ std::string tdl(const std::string& s) {
   return "<td class=\"l\">" + html_escape(s) + "</td>";
 }
 
+std::string td_share(const json& v) {
+  return "<td>" + html_escape(show_share(v)) + "</td>";
+}
+
+// What a reader decides on first (shares, worst bound use), then the raw maxima.
 std::string stats_cells(const json& s) {
-  return td(s["outputs"]) + td(s["fails"]) + td(s["max_ulp_error"]) +
-         td(s["max_normalised_error"]) + td(s["max_kappa"]) + td(s["max_bound_use"]);
+  const json none = json::object();
+  const json& m = s.contains("metrics") ? s["metrics"] : none;
+  return td(s["outputs"]) + td(s["fails"]) + td_share(m.value("share_correctly_rounded", json())) +
+         td_share(m.value("share_within_1ulp", json())) + td(s["max_bound_use"]) +
+         td(s["max_ulp_error"]) + td(s["max_normalised_error"]) + td(s["max_kappa"]);
 }
 
 constexpr const char* kStatsHeader =
-    "<th>outputs</th><th>fails</th><th>max ULP error</th><th>max normalised error</th><th>max "
-    "κ</th>"
-    "<th>max bound use</th>";
+    "<th>outputs</th><th>fails</th><th>correctly rounded</th><th>within 1 ulp</th><th>worst "
+    "bound use</th><th>max ULP error</th><th>max normalised error</th><th>max κ</th>";
+
+std::string metric_cells(const json& m) {
+  return td(m["cosine_similarity"]) + td(m["max_rel_error"]) + td(m["mean_rel_error"]) +
+         td_share(m["share_rel_error_over_1e-3"]) + td_share(m["share_rel_error_over_1e-4"]);
+}
+
+constexpr const char* kMetricsHeader =
+    "<th>cosine similarity</th><th>max rel. error</th><th>mean rel. error</th><th>rel. error "
+    "&gt; 1e-3</th><th>rel. error &gt; 1e-4</th>";
 
 }  // namespace
 
@@ -102,16 +119,28 @@ std::string render_html(const json& r) {
   h += std::string(
            "<h2>Summary</h2><table><tr><th class=\"l\">kernel</th><th>α</th><th "
            "class=\"l\">output</th>") +
-       kStatsHeader + "</tr>\n";
+       kStatsHeader + kMetricsHeader + "</tr>\n";
   for (const auto& k : r["kernels"]) {
     for (const auto& [name, o] : k["outputs"].items()) {
       const json& s = o["stats"];
       h += fmt::format("<tr{}>", s["fails"].get<std::int64_t>() ? " class=\"fail\"" : "") +
            tdl(k["name"].get<std::string>()) + tdl(k["alpha_hex"].get<std::string>()) + tdl(name) +
-           stats_cells(s) + "</tr>\n";
+           stats_cells(s) + (o.contains("metrics") ? metric_cells(o["metrics"]) : "") + "</tr>\n";
     }
   }
   h += "</table>\n";
+  h += std::string("<p class=\"note\">") + html_escape(kUlpNote) + "</p>\n";
+  if (run.contains("failed_cases") && !run["failed_cases"].empty()) {
+    h += fmt::format(
+        "<h2>Failed cases ({})</h2>\n<table><tr><th class=\"l\">case</th><th "
+        "class=\"l\">reason</th></tr>\n",
+        run["failed_cases"].size());
+    for (const auto& c : run["failed_cases"]) {
+      h += "<tr class=\"fail\">" + tdl(c["case"].get<std::string>()) +
+           tdl(c["reason"].get<std::string>()) + "</tr>\n";
+    }
+    h += "</table>\n";
+  }
 
   for (const auto& k : r["kernels"]) {
     const std::string kname = k["name"].get<std::string>();
@@ -137,6 +166,11 @@ std::string render_html(const json& r) {
           html_escape(show(s["zero_refs"])));
       h += "<div class=\"charts\">" + svg_histogram(o, kname + " " + name + ": ULP errors") +
            svg_scatter(o, kname + " " + name + ": normalised error vs cancellation") + "</div>\n";
+      if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
+        h += "<div class=\"charts\">" +
+             svg_fault_map(o["faults"], kname + " " + name + ": where the failures are") +
+             "</div>\n";
+      }
       h += std::string("<table><tr><th class=\"l\">family</th><th class=\"l\">mode</th>") +
            kStatsHeader + "</tr>\n";
       for (const auto& f : o["by_family"]) {

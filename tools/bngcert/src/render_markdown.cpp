@@ -24,6 +24,14 @@ std::string show_count(std::int64_t n) {
   return n < 0 ? "-" + out : out;
 }
 
+std::string show_share(const json& v) {
+  if (!v.is_number()) return "—";
+  const double pct = 100.0 * v.get<double>();
+  std::string text = fmt::format("{:.2f}", pct);
+  if (text == "100.00" && v.get<double>() < 1.0) text = "99.99+";
+  return text + " %";
+}
+
 std::string verdict_word(bool pass) {
   return pass ? "PASS" : "FAIL";
 }
@@ -31,6 +39,13 @@ std::string verdict_word(bool pass) {
 namespace {
 
 std::string run_line(const json& run) {
+  if (run.value("kind", "") == "pack") {
+    return fmt::format(
+        "device run over the pack `{}` (campaign seed {}, {} cases per kernel × "
+        "family × mode), {} failed cases",
+        run.value("pack", "?"), run["seed"].dump(), show(run["cases_per_series"]),
+        show(json(run["failed_cases"].size())));
+  }
   if (run.value("kind", "") == "check") {
     return fmt::format("check of the files in `{}`: {} × {} ({}), {} judged at α = {}",
                        run.value("input_dir", "?"), show(run["batch"]), show(run["channel"]),
@@ -68,17 +83,30 @@ std::string render_markdown(const json& r) {
       "= |y − y*| / (ulp(y*) + α·M), at most 1 for a pass. See docs/certification.md.\n\n";
 
   md +=
-      "## Summary\n\n| kernel | α | output | outputs | fails | max ULP error | max normalised "
-      "error "
-      "| max κ | max bound use |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+      "## Summary\n\n| kernel | α | output | outputs | fails | correctly rounded | within 1 ulp "
+      "| worst bound use | max ULP error | max κ | cosine similarity | max rel. error | mean rel. "
+      "error | rel. error > 1e-3 | rel. error > 1e-4 |\n"
+      "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& k : r["kernels"]) {
     for (const auto& [name, o] : k["outputs"].items()) {
       const json& s = o["stats"];
-      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                        k["name"].get<std::string>(), k["alpha_hex"].get<std::string>(), name,
-                        show(s["outputs"]), show(s["fails"]), show(s["max_ulp_error"]),
-                        show(s["max_normalised_error"]), show(s["max_kappa"]),
-                        show(s["max_bound_use"]));
+      const json& m = o["metrics"];
+      md += fmt::format(
+          "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+          k["name"].get<std::string>(), k["alpha_hex"].get<std::string>(), name, show(s["outputs"]),
+          show(s["fails"]), show_share(m["share_correctly_rounded"]),
+          show_share(m["share_within_1ulp"]), show(s["max_bound_use"]), show(s["max_ulp_error"]),
+          show(s["max_kappa"]), show(m["cosine_similarity"]), show(m["max_rel_error"]),
+          show(m["mean_rel_error"]), show_share(m["share_rel_error_over_1e-3"]),
+          show_share(m["share_rel_error_over_1e-4"]));
+    }
+  }
+  md += fmt::format("\n{}\n", kUlpNote);
+  if (run.contains("failed_cases") && !run["failed_cases"].empty()) {
+    md += fmt::format("\n## Failed cases ({})\n\n", run["failed_cases"].size());
+    for (const auto& c : run["failed_cases"]) {
+      md +=
+          fmt::format("- `{}`: {}\n", c["case"].get<std::string>(), c["reason"].get<std::string>());
     }
   }
   for (const auto& k : r["kernels"]) {
@@ -112,6 +140,18 @@ std::string render_markdown(const json& r) {
                             o["worst"]["reproducer"].get<std::string>());
         }
         md += "\n";
+      }
+      if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
+        const json& f = o["faults"];
+        std::string lanes, parts;
+        for (const auto& l : f["by_lane"])
+          lanes += fmt::format(" {}:{}", show(l["lane"]), show(l["fails"]));
+        for (const auto& p : f["by_part"])
+          parts += fmt::format(" {}:{}", show(p["part"]), show(p["fails"]));
+        md += fmt::format(
+            "\nWhere the failures are — by lane (mod {}):{}; by part of the call:{} "
+            "(report.html draws the map over the tensor).\n",
+            show(f["vector_lanes"]), lanes, parts);
       }
       if (!o["failures"].empty()) {
         md += fmt::format("\nFailures (first {} of {}):\n\n", o["failures"].size(),

@@ -33,7 +33,8 @@ json stats_json(const Stats& s) {
           {"max_ulp_error", number(s.max_ulp_error)},
           {"max_normalised_error", number(s.max_normalised_error)},
           {"max_kappa", number(s.max_kappa)},
-          {"max_bound_use", number(s.max_bound_use)}};
+          {"max_bound_use", number(s.max_bound_use)},
+          {"metrics", metric_counts_json(s.metrics)}};
 }
 
 namespace {
@@ -213,7 +214,9 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
             {"cells", cells}}},
           {"by_family", fams},
           {"worst", worst},
-          {"failures", fails}};
+          {"failures", fails},
+          {"faults", fault_map_json(ot.faults)},
+          {"metrics", metrics_json(ot.all.metrics, ot.metric_sums)}};
     }
     call_errors += t.call_errors;
     const json& lib =

@@ -55,6 +55,7 @@ void Stats::merge(const Stats& o) {
   max_normalised_error = std::fmax(max_normalised_error, o.max_normalised_error);
   max_kappa = std::fmax(max_kappa, o.max_kappa);
   max_bound_use = std::fmax(max_bound_use, o.max_bound_use);
+  metrics.merge(o.metrics);
 }
 
 void Histogram::add(double ulp_error) {
@@ -93,8 +94,9 @@ void Density::merge(const Density& o) {
 
 std::string Origin::label() const {
   if (!spec) return family == "input" ? "dumped files" : family;
-  return fmt::format("family {} case {} (seed {:#x}, size {}) via {}", family, case_index, seed,
-                     size, prop::describe(*spec));
+  const std::string where = fmt::format("family {} case {} (seed {:#x}, size {}) via {}", family,
+                                        case_index, seed, size, prop::describe(*spec));
+  return case_name.empty() ? where : fmt::format("pack case {}: {}", case_name, where);
 }
 
 std::string Failure::message() const {
@@ -121,6 +123,8 @@ void OutputTally::merge(OutputTally&& o) {
   all.merge(o.all);
   histogram.merge(o.histogram);
   density.merge(o.density);
+  faults.merge(o.faults);
+  merge_sums(metric_sums, o.metric_sums);
   for (const auto& [k, s] : o.by_family) by_family[k].merge(s);
   if (o.worst.valid() &&
       (!worst.valid() || o.worst.where.sample.bound_use > worst.where.sample.bound_use ||
@@ -191,6 +195,7 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
     Stats& family = tally.by_family[{origin.family, c.is_train}];
     std::int64_t worst_index = -1;
     Sample worst_sample;
+    MetricSums sums;
     for (std::size_t i = 0; i < ys.size(); ++i) {
       Sample s;
       s.m = measure(ys[i], es[i], f, alpha);
@@ -198,6 +203,11 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
       s.bound_use = bound_use(s.m, es[i], alpha);
       tally.all.add(s);
       family.add(s);
+      if (s.kind == ref::Kind::finite && std::isfinite(ys[i])) {
+        tally.all.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
+        family.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
+        sums.add(ys[i], es[i].exact);
+      }
       if (s.kind == ref::Kind::finite) {
         tally.histogram.add(s.m.ulp_error);
         tally.density.add(s.m);
@@ -205,6 +215,13 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
       if (worst_index < 0 || s.bound_use > worst_sample.bound_use) {
         worst_index = static_cast<std::int64_t>(i);
         worst_sample = s;
+      }
+      if (!s.m.pass) {
+        const auto i64 = static_cast<std::int64_t>(i);
+        tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
+                          origin.channel_total ? origin.channel_total : c.channel,
+                          o == Output::dx ? i64 / c.channel : 0,
+                          (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
       }
       if (!s.m.pass && tally.failures.size() < kFailuresKept) {
         Failure fl;
@@ -225,6 +242,7 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
         tally.failures.push_back(std::move(fl));
       }
     }
+    if (sums.yy != 0 || sums.ee != 0 || sums.rel_n != 0) tally.metric_sums[order].merge(sums);
     if (worst_index < 0) continue;
     Worst& w = tally.worst;
     const bool better =

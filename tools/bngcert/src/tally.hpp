@@ -18,7 +18,9 @@
 #include "bng/reference/case.hpp"
 #include "bng/reference/error_measure.hpp"
 #include "bng/reference/reference.hpp"
+#include "fault_map.hpp"
 #include "kernel.hpp"
+#include "metrics.hpp"
 
 namespace bng::cert {
 
@@ -45,6 +47,7 @@ struct Stats {
   double max_kappa = 0;             // over finite references with y* != 0
   std::int64_t zero_refs = 0;       // finite references with y* = 0 (κ infinite)
   double max_bound_use = 0;
+  MetricCounts metrics;  // the golden-data metrics (metrics.hpp), added by judge()
   void add(const Sample& s);
   void merge(const Stats& o);
 };
@@ -84,6 +87,7 @@ struct Origin {
   std::optional<prop::CallSpec> spec;  // the entry point called (campaign)
   std::int64_t channel_offset = 0;     // check: first channel of the block judged
   std::int64_t channel_total = 0;      // check: channels of the whole call (0: the case's own)
+  std::string case_name;               // check --pack: the case folder's name
   std::string label() const;           // one line, for tables and messages
 };
 
@@ -120,6 +124,8 @@ struct OutputTally {
   std::map<std::pair<std::string, int>, Stats> by_family;  // (family, is_train)
   Worst worst;
   std::vector<Failure> failures;  // the first kFailuresKept, by order
+  FaultMap faults;                // where all the failures are
+  MetricSumsByOrder metric_sums;  // cosine similarity and mean relative error, per job
   void merge(OutputTally&& o);
 };
 

@@ -35,21 +35,23 @@ json read_certificate(std::filesystem::path path) {
 // One library: the file's hash and size against the certificate's.
 bool library_matches(const std::string& target, const json& recorded,
                      const std::filesystem::path& file) {
-  FileDigest d;
+  std::string sha256;
+  std::uintmax_t size = 0;
   try {
-    d = sha256_file(file);
+    sha256 = sha256_file(file);
+    size = std::filesystem::file_size(file);
   } catch (const std::exception& e) {
     fmt::print("{}: {} — cannot be checked\n", target, e.what());
     return false;
   }
   const std::string want = recorded.value("sha256", "");
-  if (d.sha256 != want || d.size != recorded.value("size", std::uintmax_t{0})) {
+  if (sha256 != want || size != recorded.value("size", std::uintmax_t{0})) {
     fmt::print("{}: {} DIFFERS — SHA-256 {} ({} bytes); the certificate judged {} ({} bytes)\n",
-               target, file.string(), d.sha256, d.size, want.empty() ? "?" : want,
+               target, file.string(), sha256, size, want.empty() ? "?" : want,
                recorded.value("size", std::uintmax_t{0}));
     return false;
   }
-  fmt::print("{}: {} matches (SHA-256 {}, {} bytes)\n", target, file.string(), d.sha256, d.size);
+  fmt::print("{}: {} matches (SHA-256 {}, {} bytes)\n", target, file.string(), sha256, size);
   return true;
 }
 

@@ -1,0 +1,45 @@
+// Helpers of the pack round-trip tests: run the C harnesses, export packs.
+// HARNESS_FT78NE and HARNESS_MT7004 are the built harnesses' paths.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "tool_support.hpp"
+
+namespace bngcert_test {
+
+namespace fs = std::filesystem;
+
+inline Run shell(const std::string& cmd) {
+  Run r;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) r.output += buf.data();
+  const int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// Every family, both modes, every entry point of both targets (4 cases per
+// series rotate through them); sizes kept small, though large_cancel stays large.
+inline const std::string kSmallCampaign = " --cases 4 --max-size 6 --seed 11";
+
+inline void export_pack(const fs::path& dir, const std::string& options = kSmallCampaign) {
+  const Run r = bngcert("export --out " + dir.string() + options);
+  ASSERT_EQ(r.status, 0) << r.output;
+}
+
+inline void run_harnesses(const fs::path& pack) {
+  for (const char* h : {HARNESS_FT78NE, HARNESS_MT7004}) {
+    const Run r = shell(std::string(h) + " " + pack.string());
+    ASSERT_EQ(r.status, 0) << h << ": " << r.output;
+  }
+}
+
+}  // namespace bngcert_test

@@ -1,0 +1,85 @@
+#include "dump_judge.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "bng/reference/reference.hpp"
+
+namespace bng::cert {
+
+std::int64_t block_width(const DumpShape& s, std::int64_t block_elements) {
+  return std::clamp<std::int64_t>(block_elements / s.batch, 1, s.channel);
+}
+
+namespace {
+
+void judge_block(const DumpArrays& a, const DumpShape& s, std::int64_t c0, std::int64_t c1,
+                 const Origin& origin, std::uint64_t order, KernelTally& t) {
+  Case c;
+  c.combo = s.combo;
+  c.batch = s.batch;
+  c.channel = c1 - c0;
+  c.is_train = s.is_train;
+  a.at("x").read_columns(s.channel, c0, c1, c.x);
+  a.at("dy").read_columns(s.channel, c0, c1, c.dy);
+  for (auto [name, v] : {std::pair{"mean", &c.mean}, {"invar", &c.invar}, {"scale", &c.scale}}) {
+    v->resize(static_cast<std::size_t>(c.channel));
+    a.at(name).read(c0, c.channel, v->data());
+  }
+  Outputs got;
+  a.at("dx").read_columns(s.channel, c0, c1, got.dx);
+  got.dbias.resize(static_cast<std::size_t>(c.channel));
+  got.dscale.resize(static_cast<std::size_t>(c.channel));
+  a.at("dbias").read(c0, c.channel, got.dbias.data());
+  a.at("dscale").read(c0, c.channel, got.dscale.data());
+
+  const ref::Result r = ref::compute(c);
+  Origin o = origin;
+  o.channel_offset = c0;
+  o.channel_total = s.channel;
+  judge(c, r, got, o, order, true, t);
+}
+
+}  // namespace
+
+void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
+                std::uint64_t order_base, std::int64_t block_elements, int jobs, KernelTally& t,
+                Progress* progress) {
+  const std::int64_t width = block_width(s, block_elements);
+  const std::int64_t blocks = (s.channel + width - 1) / width;
+  const int workers = static_cast<int>(std::clamp<std::int64_t>(jobs, 1, blocks));
+  std::vector<KernelTally> partial(static_cast<std::size_t>(workers));
+  std::atomic<std::int64_t> next{0};
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  auto work = [&](KernelTally& mine) {
+    mine.kernel = t.kernel;
+    try {
+      for (std::int64_t b; (b = next.fetch_add(1)) < blocks;) {
+        const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);
+        judge_block(a, s, c0, c1, origin, order_base + static_cast<std::uint64_t>(b), mine);
+        if (progress) progress->advance();
+      }
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next = blocks;
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (int w = 1; w < workers; ++w) threads.emplace_back(work, std::ref(partial[w]));
+    work(partial[0]);
+  }
+  if (error) std::rethrow_exception(error);
+  for (auto& p : partial) {
+    p.cases = 0;  // the caller counts the case once
+    t.merge(std::move(p));
+  }
+}
+
+}  // namespace bng::cert

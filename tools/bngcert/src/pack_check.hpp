@@ -1,0 +1,24 @@
+// `bngcert check --pack`: one report and one certificate for a whole device
+// run over an exported pack (pack.hpp).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+
+#include "progress.hpp"
+
+namespace bng::cert {
+
+struct PackCheckOptions {
+  std::filesystem::path pack;  // the pack directory or its pack.json
+  std::filesystem::path out = "check";
+  int jobs = 0;                                         // 0: one per core
+  std::int64_t block_elements = std::int64_t{1} << 18;  // as CheckOptions
+  Progress::Style progress = Progress::Style::automatic;
+};
+
+// Exit status: 0 every case judged and passed, 1 a failed case or output,
+// 2 the pack itself is unusable (no manifest, malformed manifest, no cases).
+int run_pack_check(const PackCheckOptions& options);
+
+}  // namespace bng::cert

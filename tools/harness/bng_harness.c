@@ -1,0 +1,615 @@
+/*
+ * bng_harness: runs the cases of a bngcert pack through one BatchNormGrad
+ * library on the device and writes what it returned beside each case's
+ * inputs, for `bngcert check --pack` to judge (docs/certification.md §8).
+ *
+ *   bng_harness PACK_OR_CASE_DIR...
+ *
+ * A pack directory has cases.txt (one case folder per line); a case folder has
+ * params.json and x.npy, dy.npy, mean.npy, invar.npy, scale.npy. For each case
+ * of this harness's target the named entry point is called once, then
+ *   status.json                    {"status": N, "message": "...", ...}
+ *   dx.npy dbias.npy dscale.npy    the outputs (only when status is 0)
+ * are written into the case folder. A nonzero status is recorded, not fatal;
+ * a case whose files cannot be read gets a status.json with "harness_error"
+ * and the run goes on. Cases of the other target are left untouched.
+ *
+ * Portable C99: the public header and the C library only (no POSIX, no
+ * directory listing: cases.txt names the folders), so it cross-compiles with
+ * a DSP vendor's toolchain. Build it once per target library:
+ *   -DBNG_HARNESS_TARGET_FT78NE  calls fp_* only (the FT78NE library has no hp_*, mp_*)
+ *   (default)                    MT7004: fp_*, hp_*, mp_*
+ * Optional: -DBNG_HARNESS_HOOKS='"file.h"' includes a header that defines
+ * BNG_HARNESS_AFTER_CALL(call), run after each call before the outputs are
+ * written: where a board needs a cache write-back or a DMA of the outputs to
+ * the file system's memory.
+ *
+ * Exit status: 0 every case of this target ran (whatever statuses they
+ * returned), 1 some case could not be run or written, 2 bad usage.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batchnormgrad.h"
+
+#ifdef BNG_HARNESS_TARGET_FT78NE
+#define HARNESS_TARGET "ft78ne"
+#else
+#define HARNESS_TARGET "mt7004"
+#endif
+
+/* What one call saw and returned: given to BNG_HARNESS_AFTER_CALL. */
+struct bng_harness_call {
+  const char* entry_point;
+  long long batch, channel, is_train;
+  int half_data;  /* x, dy, dx are binary16 (hp, mp) */
+  int half_stats; /* mean .. dscale are binary16 (hp) */
+  void *dx, *dbias, *dscale;
+  int status;
+};
+
+#ifdef BNG_HARNESS_HOOKS
+#include BNG_HARNESS_HOOKS
+#endif
+#ifndef BNG_HARNESS_AFTER_CALL
+#define BNG_HARNESS_AFTER_CALL(call) ((void)(call))
+#endif
+
+#define PATH_CAP 4096
+#define MESSAGE_CAP 512
+#define PARAMS_CAP 65536
+
+/* ---- errors: one message per case, kept for status.json ------------------ */
+
+static char g_error[MESSAGE_CAP];
+
+static int fail(const char* what, const char* detail) {
+  sprintf(g_error, "%.200s: %.250s", what, detail);
+  return -1;
+}
+
+static int join(char* out, const char* dir, const char* name) {
+  if (strlen(dir) + 1 + strlen(name) + 1 > PATH_CAP) return fail(dir, "path too long");
+  sprintf(out, "%s/%s", dir, name);
+  return 0;
+}
+
+/* ---- params.json: a minimal JSON reader for one flat object -------------- */
+
+struct params {
+  char entry_point[64];
+  char target[16];
+  long long batch, channel, is_train, core_mask;
+  int has_entry, has_target, has_batch, has_channel, has_is_train, has_core_mask;
+};
+
+static const char* skip_ws(const char* p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') ++p;
+  return p;
+}
+
+/* A string at p (after its opening quote is checked); NULL if malformed.
+ * Escapes other than \" and \\ are kept verbatim: no key or value we read has them. */
+static const char* read_string(const char* p, char* out, size_t cap) {
+  size_t n = 0;
+  if (*p != '"') return NULL;
+  for (++p; *p && *p != '"'; ++p) {
+    if (*p == '\\') {
+      ++p;
+      if (!*p) return NULL;
+    }
+    if (n + 1 < cap) out[n++] = *p;
+  }
+  if (*p != '"') return NULL;
+  out[n] = '\0';
+  return p + 1;
+}
+
+/* Skips any JSON value (nested arrays and objects included); NULL if malformed. */
+static const char* skip_value(const char* p, int depth) {
+  char scratch[2];
+  p = skip_ws(p);
+  if (depth > 64) return NULL;
+  if (*p == '"') return read_string(p, scratch, sizeof scratch);
+  if (*p == '{' || *p == '[') {
+    const char close = *p == '{' ? '}' : ']';
+    p = skip_ws(p + 1);
+    if (*p == close) return p + 1;
+    for (;;) {
+      if (close == '}') {
+        p = read_string(skip_ws(p), scratch, sizeof scratch);
+        if (!p) return NULL;
+        p = skip_ws(p);
+        if (*p != ':') return NULL;
+        ++p;
+      }
+      p = skip_value(p, depth + 1);
+      if (!p) return NULL;
+      p = skip_ws(p);
+      if (*p == close) return p + 1;
+      if (*p != ',') return NULL;
+      ++p;
+    }
+  }
+  if (!*p) return NULL;
+  while (*p && strchr("+-0123456789.eEtruefalsn", *p)) ++p;
+  return p;
+}
+
+static const char* read_integer(const char* p, long long* out, int* has) {
+  char* end = NULL;
+  const long long v = strtoll(p, &end, 10);
+  if (end == p || *end == '.' || *end == 'e' || *end == 'E') return NULL;
+  *out = v;
+  *has = 1;
+  return end;
+}
+
+static int parse_params(const char* text, struct params* pr, const char* file) {
+  const char* p = skip_ws(text);
+  memset(pr, 0, sizeof *pr);
+  if (*p != '{') return fail(file, "not a JSON object");
+  p = skip_ws(p + 1);
+  if (*p == '}') return fail(file, "empty object");
+  for (;;) {
+    char key[64];
+    p = read_string(skip_ws(p), key, sizeof key);
+    if (!p) return fail(file, "malformed JSON (a key)");
+    p = skip_ws(p);
+    if (*p != ':') return fail(file, "malformed JSON (expected ':')");
+    p = skip_ws(p + 1);
+    if (strcmp(key, "entry_point") == 0) {
+      p = read_string(p, pr->entry_point, sizeof pr->entry_point);
+      pr->has_entry = 1;
+    } else if (strcmp(key, "target") == 0) {
+      p = read_string(p, pr->target, sizeof pr->target);
+      pr->has_target = 1;
+    } else if (strcmp(key, "batch") == 0) {
+      p = read_integer(p, &pr->batch, &pr->has_batch);
+    } else if (strcmp(key, "channel") == 0) {
+      p = read_integer(p, &pr->channel, &pr->has_channel);
+    } else if (strcmp(key, "is_train") == 0) {
+      p = read_integer(p, &pr->is_train, &pr->has_is_train);
+    } else if (strcmp(key, "core_mask") == 0) {
+      p = read_integer(p, &pr->core_mask, &pr->has_core_mask);
+    } else {
+      p = skip_value(p, 0);
+    }
+    if (!p) return fail(file, "malformed JSON (a value)");
+    p = skip_ws(p);
+    if (*p == '}') break;
+    if (*p != ',') return fail(file, "malformed JSON (expected ',' or '}')");
+    ++p;
+  }
+  if (!pr->has_entry || !pr->has_target || !pr->has_batch || !pr->has_channel ||
+      !pr->has_is_train) {
+    return fail(file, "needs entry_point, target, batch, channel and is_train");
+  }
+  return 0;
+}
+
+static int read_text(const char* path, char* buf, size_t cap) {
+  FILE* f = fopen(path, "rb");
+  size_t n;
+  if (!f) return fail(path, "cannot open");
+  n = fread(buf, 1, cap - 1, f);
+  if (ferror(f)) {
+    fclose(f);
+    return fail(path, "read error");
+  }
+  if (n == cap - 1 && fgetc(f) != EOF) {
+    fclose(f);
+    return fail(path, "too large for params");
+  }
+  fclose(f);
+  buf[n] = '\0';
+  return 0;
+}
+
+/* ---- .npy: little-endian '<f2' / '<f4', C order ------------------------- */
+
+static int host_is_little_endian(void) {
+  const unsigned short one = 1;
+  return *(const unsigned char*)&one == 1;
+}
+
+/* .npy data is little-endian: swap items in place on a big-endian device. */
+static void to_or_from_little_endian(unsigned char* data, size_t items, size_t item) {
+  size_t i, k;
+  if (host_is_little_endian()) return;
+  for (i = 0; i < items; ++i) {
+    unsigned char* e = data + i * item;
+    for (k = 0; k < item / 2; ++k) {
+      const unsigned char t = e[k];
+      e[k] = e[item - 1 - k];
+      e[item - 1 - k] = t;
+    }
+  }
+}
+
+/* The value of `key` in a .npy header dictionary, or NULL. */
+static const char* dict_value(const char* dict, const char* key) {
+  const char* p = strstr(dict, key);
+  if (!p) return NULL;
+  p = strchr(p + strlen(key), ':');
+  return p ? skip_ws(p + 1) : NULL;
+}
+
+/* Reads path, which must be a C-order array of `item`-byte floats of exactly
+ * `shape` (ndim 1 or 2). Returns malloc'ed data (free it) or NULL with g_error set. */
+static void* read_npy(const char* path, size_t item, int ndim, const long long* shape) {
+  unsigned char pre[12];
+  char dict[4096], descr[8];
+  unsigned long header_len;
+  size_t elements = 1, got;
+  long long dims[2];
+  int d, n_dims = 0;
+  const char* p;
+  void* data;
+  FILE* f = fopen(path, "rb");
+  if (!f) return fail(path, "cannot open (missing?)"), NULL;
+  if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
+    fclose(f);
+    return fail(path, "not a .npy file"), NULL;
+  }
+  if (pre[6] == 1) {
+    header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8;
+  } else if (pre[6] == 2 || pre[6] == 3) {
+    if (fread(pre + 10, 1, 2, f) != 2) {
+      fclose(f);
+      return fail(path, "truncated header"), NULL;
+    }
+    header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8 | (unsigned long)pre[10] << 16 |
+                 (unsigned long)pre[11] << 24;
+  } else {
+    fclose(f);
+    return fail(path, "unsupported .npy version"), NULL;
+  }
+  if (header_len >= sizeof dict || fread(dict, 1, header_len, f) != header_len) {
+    fclose(f);
+    return fail(path, "truncated or oversized header"), NULL;
+  }
+  dict[header_len] = '\0';
+  p = dict_value(dict, "'descr'");
+  if (!p || *p != '\'' || strlen(p) < 5) {
+    fclose(f);
+    return fail(path, "no 'descr' in the header"), NULL;
+  }
+  memcpy(descr, p + 1, 3);
+  descr[3] = '\0';
+  if (!((item == 2 && strcmp(descr, "<f2") == 0) || (item == 4 && strcmp(descr, "<f4") == 0))) {
+    sprintf(g_error, "%.300s: dtype '%s', expected '%s'", path, descr, item == 2 ? "<f2" : "<f4");
+    fclose(f);
+    return NULL;
+  }
+  p = dict_value(dict, "'fortran_order'");
+  if (!p || strncmp(p, "False", 5) != 0) {
+    fclose(f);
+    return fail(path, "not C order (fortran_order must be False)"), NULL;
+  }
+  p = dict_value(dict, "'shape'");
+  if (!p || *p != '(') {
+    fclose(f);
+    return fail(path, "no 'shape' in the header"), NULL;
+  }
+  for (p = skip_ws(p + 1); *p != ')';) {
+    char* end = NULL;
+    const long long v = strtoll(p, &end, 10);
+    if (end == p || n_dims == 2) {
+      fclose(f);
+      return fail(path, "shape is not 1- or 2-dimensional"), NULL;
+    }
+    dims[n_dims++] = v;
+    p = skip_ws(end);
+    if (*p == ',') p = skip_ws(p + 1);
+  }
+  if (n_dims != ndim) {
+    fclose(f);
+    return fail(path, ndim == 2 ? "shape is not [batch, channel]" : "shape is not [channel]"), NULL;
+  }
+  for (d = 0; d < ndim; ++d) {
+    if (dims[d] != shape[d]) {
+      sprintf(g_error, "%.300s: dimension %d is %lld, params.json says %lld", path, d, dims[d],
+              shape[d]);
+      fclose(f);
+      return NULL;
+    }
+    if ((size_t)shape[d] > ((size_t)-1) / item / elements) {
+      fclose(f);
+      return fail(path, "too large for this machine"), NULL;
+    }
+    elements *= (size_t)shape[d];
+  }
+  data = malloc(elements * item);
+  if (!data) {
+    fclose(f);
+    return fail(path, "out of memory"), NULL;
+  }
+  got = fread(data, item, elements, f);
+  if (got != elements || fgetc(f) != EOF) {
+    free(data);
+    fclose(f);
+    return fail(path, got != elements ? "truncated data" : "longer than its shape"), NULL;
+  }
+  fclose(f);
+  to_or_from_little_endian((unsigned char*)data, elements, item);
+  return data;
+}
+
+static int write_npy(const char* path, void* data, size_t item, int ndim, const long long* shape) {
+  char header[128];
+  size_t len, elements = 1, total;
+  int d, ok;
+  FILE* f;
+  if (ndim == 2) {
+    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld, %lld), }",
+            (unsigned)item, shape[0], shape[1]);
+  } else {
+    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }", (unsigned)item,
+            shape[0]);
+  }
+  for (d = 0; d < ndim; ++d) elements *= (size_t)shape[d];
+  /* Pad with spaces and a newline so the data starts at a multiple of 64. */
+  len = strlen(header);
+  total = (10 + len + 1 + 63) / 64 * 64;
+  while (10 + len + 1 < total) header[len++] = ' ';
+  header[len++] = '\n';
+  f = fopen(path, "wb");
+  if (!f) return fail(path, "cannot write");
+  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
+  fputc((int)(len & 0xff), f);
+  fputc((int)(len >> 8), f);
+  fwrite(header, 1, len, f);
+  to_or_from_little_endian((unsigned char*)data, elements, item);
+  ok = fwrite(data, item, elements, f) == elements;
+  to_or_from_little_endian((unsigned char*)data, elements, item);
+  if (fclose(f) != 0 || !ok) return fail(path, "write error");
+  return 0;
+}
+
+/* ---- status.json ---------------------------------------------------------- */
+
+static void write_json_string(FILE* f, const char* s) {
+  fputc('"', f);
+  for (; *s; ++s) {
+    if (*s == '"' || *s == '\\') {
+      fputc('\\', f);
+      fputc(*s, f);
+    } else if ((unsigned char)*s < 0x20) {
+      fprintf(f, "\\u%04x", (unsigned)(unsigned char)*s);
+    } else {
+      fputc(*s, f);
+    }
+  }
+  fputc('"', f);
+}
+
+/* error == NULL: the call ran and returned status. */
+static int write_status(const char* dir, const char* entry, int status, const char* error) {
+  char path[PATH_CAP];
+  FILE* f;
+  if (join(path, dir, "status.json") != 0) return -1;
+  f = fopen(path, "wb");
+  if (!f) return fail(path, "cannot write");
+  fprintf(f, "{\n  \"harness_target\": \"%s\",\n  \"entry_point\": ", HARNESS_TARGET);
+  write_json_string(f, entry);
+  if (error) {
+    fprintf(f, ",\n  \"status\": null,\n  \"harness_error\": ");
+    write_json_string(f, error);
+  } else {
+    fprintf(f, ",\n  \"status\": %d,\n  \"message\": ", status);
+    write_json_string(f, bng_status_string(status));
+  }
+  fprintf(f, "\n}\n");
+  return fclose(f) == 0 ? 0 : fail(path, "write error");
+}
+
+/* Outputs of an earlier run would be judged as this run's: remove them first. */
+static void remove_outputs(const char* dir) {
+  static const char* const names[] = {"dx.npy", "dbias.npy", "dscale.npy", "status.json"};
+  char path[PATH_CAP];
+  size_t i;
+  for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
+    if (join(path, dir, names[i]) == 0) remove(path);
+  }
+}
+
+/* ---- the call ------------------------------------------------------------- */
+
+static int call_entry(const char* e, const void* x, const void* dy, void* dx, void* mean,
+                      void* invar, void* scale, void* dbias, void* dscale, long long batch,
+                      long long channel, long long is_train, int mask, int* status) {
+  long long params[BNG_PARAM_COUNT];
+  memset(params, 0, sizeof params);
+  params[BNG_PARAM_MEAN] = (long long)(intptr_t)mean;
+  params[BNG_PARAM_INVAR] = (long long)(intptr_t)invar;
+  params[BNG_PARAM_SCALE] = (long long)(intptr_t)scale;
+  params[BNG_PARAM_DBIAS] = (long long)(intptr_t)dbias;
+  params[BNG_PARAM_DSCALE] = (long long)(intptr_t)dscale;
+  params[BNG_PARAM_BATCH] = batch;
+  params[BNG_PARAM_CHANNEL] = channel;
+  params[BNG_PARAM_IS_TRAIN] = is_train;
+  if (strcmp(e, "fp_batch_norm_grad_s") == 0) {
+    *status = fp_batch_norm_grad_s((const float*)x, (const float*)dy, (float*)dx, params, mask);
+  } else if (strcmp(e, "fp_batch_norm_grad_p") == 0) {
+    *status = fp_batch_norm_grad_p((const float*)x, (const float*)dy, (float*)dx, params);
+  } else if (strcmp(e, "fp_batchnormgrad_s") == 0 || strcmp(e, "fp_batchnormgrad_p") == 0) {
+    if (batch > 0x7fffffffLL || channel > 0x7fffffffLL) return fail(e, "shape exceeds int");
+    *status =
+        e[strlen(e) - 1] == 's' /* the flat forms: _s takes the mask */
+            ? fp_batchnormgrad_s((const float*)x, (const float*)dy, (const float*)mean,
+                                 (const float*)invar, (const float*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (float*)dx, (float*)dbias, (float*)dscale, mask)
+            : fp_batchnormgrad_p((const float*)x, (const float*)dy, (const float*)mean,
+                                 (const float*)invar, (const float*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (float*)dx, (float*)dbias, (float*)dscale);
+#ifndef BNG_HARNESS_TARGET_FT78NE
+  } else if (strcmp(e, "hp_batch_norm_grad_s") == 0) {
+    *status = hp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
+  } else if (strcmp(e, "hp_batch_norm_grad_p") == 0) {
+    *status = hp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
+  } else if (strcmp(e, "mp_batch_norm_grad_s") == 0) {
+    *status = mp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
+  } else if (strcmp(e, "mp_batch_norm_grad_p") == 0) {
+    *status = mp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
+  } else if (strcmp(e, "hp_batchnormgrad_s") == 0 || strcmp(e, "hp_batchnormgrad_p") == 0) {
+    if (batch > 0x7fffffffLL || channel > 0x7fffffffLL) return fail(e, "shape exceeds int");
+    *status =
+        e[strlen(e) - 1] == 's'
+            ? hp_batchnormgrad_s((const half*)x, (const half*)dy, (const half*)mean,
+                                 (const half*)invar, (const half*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (half*)dx, (half*)dbias, (half*)dscale, mask)
+            : hp_batchnormgrad_p((const half*)x, (const half*)dy, (const half*)mean,
+                                 (const half*)invar, (const half*)scale, (int)batch, (int)channel,
+                                 (int)is_train, (half*)dx, (half*)dbias, (half*)dscale);
+#endif
+  } else {
+    return fail(e, "not an entry point of the " HARNESS_TARGET " library");
+  }
+  return 0;
+}
+
+/* ---- one case ------------------------------------------------------------- */
+
+enum case_result { CASE_RAN, CASE_OTHER_TARGET, CASE_ERROR };
+
+static enum case_result run_case(const char* dir) {
+  static char text[PARAMS_CAP];
+  static const char* const inputs[] = {"x.npy", "dy.npy", "mean.npy", "invar.npy", "scale.npy"};
+  char path[PATH_CAP];
+  struct params pr;
+  void* in[5] = {NULL, NULL, NULL, NULL, NULL};
+  void *dx = NULL, *dbias = NULL, *dscale = NULL;
+  size_t data_item, stats_item, elements;
+  long long matrix[2], vector[1];
+  struct bng_harness_call call;
+  int i, status = 0, rc = -1;
+
+  g_error[0] = '\0';
+  if (join(path, dir, "params.json") != 0 || read_text(path, text, sizeof text) != 0 ||
+      parse_params(text, &pr, path) != 0) {
+    remove_outputs(dir);
+    write_status(dir, "?", 0, g_error);
+    return CASE_ERROR;
+  }
+  if (strcmp(pr.target, HARNESS_TARGET) != 0) return CASE_OTHER_TARGET;
+  remove_outputs(dir);
+  if (pr.batch < 1 || pr.channel < 1 || (size_t)pr.batch > ((size_t)-1) / 4 / (size_t)pr.channel) {
+    fail(path, "batch and channel must be positive and fit this machine");
+    goto done;
+  }
+  data_item = pr.entry_point[0] == 'f' ? 4 : 2;
+  stats_item = pr.entry_point[0] == 'h' ? 2 : 4;
+  matrix[0] = pr.batch;
+  matrix[1] = pr.channel;
+  vector[0] = pr.channel;
+  elements = (size_t)pr.batch * (size_t)pr.channel;
+  for (i = 0; i < 5; ++i) {
+    if (join(path, dir, inputs[i]) != 0) goto done;
+    in[i] = i < 2 ? read_npy(path, data_item, 2, matrix) : read_npy(path, stats_item, 1, vector);
+    if (!in[i]) goto done;
+  }
+  dx = malloc(elements * data_item);
+  dbias = malloc((size_t)pr.channel * stats_item);
+  dscale = malloc((size_t)pr.channel * stats_item);
+  if (!dx || !dbias || !dscale) {
+    fail(dir, "out of memory for the outputs");
+    goto done;
+  }
+  /* 0xff bytes are a NaN in both formats: an output the library leaves unwritten cannot pass. */
+  memset(dx, 0xff, elements * data_item);
+  memset(dbias, 0xff, (size_t)pr.channel * stats_item);
+  memset(dscale, 0xff, (size_t)pr.channel * stats_item);
+  if (call_entry(pr.entry_point, in[0], in[1], dx, in[2], in[3], in[4], dbias, dscale, pr.batch,
+                 pr.channel, pr.is_train, (int)pr.core_mask, &status) != 0) {
+    goto done;
+  }
+  call.entry_point = pr.entry_point;
+  call.batch = pr.batch;
+  call.channel = pr.channel;
+  call.is_train = pr.is_train;
+  call.half_data = data_item == 2;
+  call.half_stats = stats_item == 2;
+  call.dx = dx;
+  call.dbias = dbias;
+  call.dscale = dscale;
+  call.status = status;
+  BNG_HARNESS_AFTER_CALL(&call);
+  if (status == 0) {
+    if (join(path, dir, "dx.npy") != 0 || write_npy(path, dx, data_item, 2, matrix) != 0 ||
+        join(path, dir, "dbias.npy") != 0 || write_npy(path, dbias, stats_item, 1, vector) != 0 ||
+        join(path, dir, "dscale.npy") != 0 || write_npy(path, dscale, stats_item, 1, vector) != 0) {
+      goto done;
+    }
+  }
+  rc = write_status(dir, pr.entry_point, status, NULL);
+done:
+  if (rc != 0) {
+    remove_outputs(dir);
+    write_status(dir, pr.has_entry ? pr.entry_point : "?", 0, g_error);
+  }
+  for (i = 0; i < 5; ++i) free(in[i]);
+  free(dx);
+  free(dbias);
+  free(dscale);
+  return rc == 0 ? CASE_RAN : CASE_ERROR;
+}
+
+/* ---- a pack or a case ----------------------------------------------------- */
+
+struct totals {
+  long ran, other, errors;
+};
+
+static void count(struct totals* t, enum case_result r, const char* dir) {
+  if (r == CASE_RAN) ++t->ran;
+  if (r == CASE_OTHER_TARGET) ++t->other;
+  if (r == CASE_ERROR) {
+    ++t->errors;
+    fprintf(stderr, "bng_harness: %s: %s\n", dir, g_error);
+  }
+}
+
+static int run_path(const char* arg, struct totals* t) {
+  char list[PATH_CAP], line[PATH_CAP], dir[PATH_CAP];
+  FILE* f;
+  if (join(list, arg, "cases.txt") != 0) return -1;
+  f = fopen(list, "rb");
+  if (!f) { /* one case folder */
+    count(t, run_case(arg), arg);
+    return 0;
+  }
+  while (fgets(line, sizeof line, f)) {
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+    if (n == 0) continue;
+    if (join(dir, arg, line) != 0) {
+      ++t->errors;
+      continue;
+    }
+    count(t, run_case(dir), dir);
+  }
+  fclose(f);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  struct totals t = {0, 0, 0};
+  int i;
+  if (argc < 2 || strcmp(argv[1], "--help") == 0) {
+    fprintf(stderr, "usage: %s PACK_OR_CASE_DIR...\n(the " HARNESS_TARGET " harness)\n", argv[0]);
+    return 2;
+  }
+  for (i = 1; i < argc; ++i) {
+    if (run_path(argv[i], &t) != 0) {
+      fprintf(stderr, "bng_harness: %s\n", g_error);
+      return 2;
+    }
+  }
+  fprintf(stderr, "bng_harness (%s): %ld cases run, %ld of another target left, %ld not run\n",
+          HARNESS_TARGET, t.ran, t.other, t.errors);
+  return t.errors ? 1 : 0;
+}
