@@ -8,8 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "bng/reference/reference.hpp"
 #include "case_builders.hpp"
+#include "ft78ne/target.hpp"
 #include "kernel_runner.hpp"
+#include "mt7004/target.hpp"
+#include "partition.hpp"
 
 namespace bng::ktest {
 namespace {
@@ -96,6 +100,52 @@ TEST(BNG_KSUITE(KernelDeterminism), IdenticalChannelsGiveIdenticalBits) {
         }
       }
     }
+  }
+}
+
+// The compensated sums are exact where every block total is: each lane adds
+// its block totals by TwoSum, so with totals +2^107, s1, -2^107, s2 (s1, s2
+// small integers, exact in binary64, lost next to 2^107 by a plain sum) its
+// (hi, lo) pair holds s1 + s2 exactly, and so do dbias and dscale (x - mean = 1,
+// invar = 1): they must be the exact value, bit for bit. Accuracy alone cannot
+// see a lost error term here (alpha*M is 2^64). 256 channels (fold 1, whole
+// vectors) and a batch giving every row band four blocks (partition.hpp), so
+// the vector loops add block totals within a band and combine the bands.
+TEST(BNG_KSUITE(KernelDeterminism), CompensatedBlockSumsAreExactWhereBlockTotalsAre) {
+  constexpr std::int64_t kChannels = 256;
+#ifdef BNG_TEST_MT7004
+  const opt::TargetModel& model = opt::mt7004::kModel;
+#else
+  const opt::TargetModel& model = opt::ft78ne::kModel;
+#endif
+  std::int64_t batch = 4 * opt::kBlockRows;
+  while (opt::make_partition(batch, kChannels, model).blocks <
+         4 * opt::make_partition(batch, kChannels, model).row_parts)
+    batch *= 2;
+  const opt::Partition p = opt::make_partition(batch, kChannels, model);
+  ASSERT_EQ(p.fold, 1);
+  ASSERT_EQ(p.blocks % (4 * p.row_parts), 0) << "every band starts at a block of +2^100";
+  Case c;
+  c.combo = Combo::fp;
+  c.batch = batch;
+  c.channel = kChannels;
+  c.is_train = 0;
+  c.mean.assign(kChannels, 0.0);
+  c.invar.assign(kChannels, 1.0);
+  c.scale.assign(kChannels, 1.0);
+  for (std::int64_t n = 0; n < batch; ++n) {
+    const std::int64_t block = n / p.fold / opt::kBlockRows;  // the lane's block of row n
+    for (std::int64_t k = 0; k < kChannels; ++k) {
+      const double small = static_cast<double>((n * 7 + k) % 9) - 4.0;
+      c.x.push_back(1.0);
+      c.dy.push_back(block % 2 == 1 ? small : block % 4 == 0 ? 0x1p100 : -0x1p100);
+    }
+  }
+  const ref::Result want = ref::compute(c);
+  const Outputs got = decode(c, run_raw(c, 0x3));
+  for (std::int64_t k = 0; k < kChannels; ++k) {
+    EXPECT_EQ(got.dbias[k], want.dbias[k].rounded) << "channel " << k << ", batch " << batch;
+    EXPECT_EQ(got.dscale[k], want.dscale[k].rounded) << "channel " << k << ", batch " << batch;
   }
 }
 
