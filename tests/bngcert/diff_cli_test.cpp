@@ -56,14 +56,7 @@ fs::path report(const fs::path& dir, const Case& c, int planted) {
 
 // `bngcert diff <args>` (the shared helper adds --progress, which diff has no use for).
 bngcert_test::Run diff(const std::string& args) {
-  bngcert_test::Run r;
-  FILE* p = ::popen((std::string(BNGCERT_EXE) + " diff " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  const int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return bngcert_test::shell(std::string(BNGCERT_EXE) + " diff " + args);
 }
 
 void write_json(const fs::path& p, const json& j) {

@@ -15,16 +15,6 @@ namespace bngcert_test {
 
 namespace fs = std::filesystem;
 
-inline Run shell(const std::string& cmd) {
-  Run r;
-  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) r.output += buf.data();
-  const int st = ::pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
 
 // Every family, both modes, every entry point of both targets (4 cases per
 // series rotate through them); sizes kept small, though large_cancel stays large.

@@ -18,17 +18,21 @@ struct Run {
   std::string output;  // stdout and stderr together
 };
 
-// Runs `bngcert <args>` (args already shell-quoted where needed).
-inline Run bngcert(const std::string& args) {
-  const std::string cmd = std::string(BNGCERT_EXE) + " " + args + " --progress lines 2>&1";
+// Runs a shell command line, stdout and stderr together.
+inline Run shell(const std::string& cmd) {
   Run r;
-  FILE* p = ::popen(cmd.c_str(), "r");
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf{};
   while (std::fgets(buf.data(), buf.size(), p)) r.output += buf.data();
   const int st = ::pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+// Runs `bngcert <args>` (args already shell-quoted where needed).
+inline Run bngcert(const std::string& args) {
+  return shell(std::string(BNGCERT_EXE) + " " + args + " --progress lines");
 }
 
 inline nlohmann::json read_json(const std::filesystem::path& p) {
