@@ -164,9 +164,10 @@ TEST(BngcertCli, EntryPointSelectionCallsOnlyThatFunction) {
 
 TEST(BngcertCertify, IsaAllGivesAVerdictPerPathOfTheSameFiles) {
   Scratch dir("isa_all");
-  const auto run = bngcert("certify --isa all --targets mt7004 --functions hp --cases 1 "
-                           "--max-size 8 --families ordinary,near_max --out " +
-                           dir.path().string());
+  const auto run = bngcert(
+      "certify --isa all --targets mt7004 --functions hp --cases 1 "
+      "--max-size 8 --families ordinary,near_max --out " +
+      dir.path().string());
   ASSERT_EQ(run.status, 0) << run.output;
   const auto c = read_json(dir.path() / "certificate.json");
   const auto paths = c["runs"][0]["isa"]["supported"];

@@ -15,7 +15,6 @@ namespace bngcert_test {
 
 namespace fs = std::filesystem;
 
-
 // Every family, both modes, every entry point of both targets (4 cases per
 // series rotate through them); sizes kept small, though large_cancel stays large.
 inline const std::string kSmallCampaign = " --cases 4 --max-size 6 --seed 11";

@@ -23,8 +23,10 @@ inline constexpr int kCertificateSchemaVersion = 2;
 nlohmann::json certificate_json(const std::vector<nlohmann::json>& reports);
 std::string render_certificate_markdown(const nlohmann::json& certificate);
 // Writes certificate.json and certificate.md into `dir`; returns the verdict.
-bool write_certificate(const std::filesystem::path& dir,
-                       const std::vector<nlohmann::json>& reports);// (One report is passed as {report}: a bare json would convert implicitly
+bool write_certificate(
+    const std::filesystem::path& dir,
+    const std::vector<nlohmann::json>&
+        reports);  // (One report is passed as {report}: a bare json would convert implicitly
 // into a vector of its members.)
 
 // SHA-256 of the certificate's canonical JSON (nlohmann's compact dump, keys
