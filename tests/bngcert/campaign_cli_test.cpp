@@ -113,6 +113,7 @@ TEST(BngcertCertify, BuiltKernelsPassASmallCampaign) {
     EXPECT_EQ(lib["size"].get<std::uintmax_t>(), fs::file_size(lib["path"].get<std::string>()));
     EXPECT_EQ(lib["build"]["target"], target);
     EXPECT_EQ(lib["build"]["git_commit"], tool["git_commit"]) << "same tree, same commit";
+    EXPECT_EQ(lib["build"]["cxx_flags"], tool["cxx_flags"]) << "same flags";
     EXPECT_EQ(lib["build"]["isa_paths"].back(), "portable") << target;
   }
   ASSERT_EQ(c["runs"].size(), 1u);

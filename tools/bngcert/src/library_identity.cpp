@@ -83,6 +83,8 @@ nlohmann::json identity_json(const LibraryIdentity& id) {
       build["git_dirty"] = v == "1";
     } else if (k == "commit") {
       build["git_commit"] = v;
+    } else if (k == "flags") {
+      build["cxx_flags"] = v;  // the name the tool's own build uses
     } else if (k == "isa_paths") {
       build["isa_paths"] = id.isa_paths;
     } else {
