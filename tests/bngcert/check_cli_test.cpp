@@ -16,6 +16,7 @@
 #include "bng/reference/reference.hpp"
 #include "case_files.hpp"
 #include "npy.hpp"
+#include "perfect_outputs.hpp"
 #include "tool_support.hpp"
 
 namespace fs = std::filesystem;
@@ -23,6 +24,7 @@ using bng::Case;
 using bng::Combo;
 using bng::Outputs;
 using bngcert_test::bngcert;
+using bngcert_test::perfect;
 using bngcert_test::read_json;
 using bngcert_test::Scratch;
 using nlohmann::json;
@@ -49,16 +51,6 @@ Case make_case(Combo combo, std::int64_t batch, std::int64_t channel, int is_tra
     c.scale.push_back(ch % 2 ? -1.5 : 0.5);
   }
   return c;
-}
-
-// The correctly rounded outputs: what a perfect device returns.
-Outputs perfect(const Case& c) {
-  const auto r = bng::ref::compute(c);
-  Outputs o;
-  for (const auto& e : r.dx) o.dx.push_back(e.rounded);
-  for (const auto& e : r.dbias) o.dbias.push_back(e.rounded);
-  for (const auto& e : r.dscale) o.dscale.push_back(e.rounded);
-  return o;
 }
 
 void write_dump(const fs::path& dir, const Case& c, const Outputs& o, const std::string& target) {

@@ -10,6 +10,7 @@
 #include "bng/reference/reference.hpp"
 #include "case_files.hpp"
 #include "fault_map.hpp"
+#include "perfect_outputs.hpp"
 #include "tool_support.hpp"
 
 namespace fs = std::filesystem;
@@ -17,6 +18,7 @@ using bng::Case;
 using bng::Combo;
 using bng::Outputs;
 using bngcert_test::bngcert;
+using bngcert_test::perfect;
 using bngcert_test::read_json;
 using bngcert_test::Scratch;
 using nlohmann::json;
@@ -43,15 +45,6 @@ Case make_case(int is_train) {
     c.scale.push_back(ch % 2 ? -1.5 : 0.5);
   }
   return c;
-}
-
-Outputs perfect(const Case& c) {
-  const auto r = bng::ref::compute(c);
-  Outputs o;
-  for (const auto& e : r.dx) o.dx.push_back(e.rounded);
-  for (const auto& e : r.dbias) o.dbias.push_back(e.rounded);
-  for (const auto& e : r.dscale) o.dscale.push_back(e.rounded);
-  return o;
 }
 
 // 64 binary32 ulps up: beyond any bound α·M of these well-conditioned outputs.
