@@ -15,8 +15,10 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev # bngcert
   libssl-dev                                 # bngcert: SHA-256 (libcrypto) of packs, libraries, certificates
   gappa                                      # proofs/: the kernels' error bounds
+  parallel                                   # tests/cluster: sharded campaigns through GNU parallel
 )
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
+if [[ "${BNG_SETUP_CLUSTER:-0}" == 1 ]]; then packages+=(slurm-wlm munge); fi # ctest -L cluster
 
 missing=()
 for p in "${packages[@]}"; do
