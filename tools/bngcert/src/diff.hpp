@@ -1,5 +1,5 @@
 // `bngcert diff OLD NEW`: what changed between two releases' report.json or
-// certificate.json files, and whether anything got worse (docs/certification.md §9).
+// certificate.json files, and whether anything got worse (docs/certification.md §8, step 4).
 #pragma once
 
 #include <filesystem>
