@@ -4,7 +4,8 @@
 # `bngcert merge` — run exactly as written there (the test fails if the doc's
 # lines change without it), on a small campaign; each merged certificate must
 # equal an unsharded certify of the same campaign (same_certificate.py) and
-# the one-liner must exit as the unsharded run did (0 PASS, 1 FAIL).
+# the one-liner must exit as the unsharded run did (0 PASS, 1 FAIL). With a
+# shard failing, the line must exit nonzero without merging.
 #
 #   tests/cluster/one_machine_shards.sh BNGCERT SOURCE_DIR
 set -euo pipefail
@@ -61,4 +62,17 @@ run() {
 }
 run xargs 3 "$xargs_line"
 run parallel 4 "$parallel_line"
+
+# A failed shard (its output path taken by a file): the line exits nonzero
+# and no merge runs.
+mkdir -p "$tmp/failed/shards"
+: >"$tmp/failed/shards/shard-2"
+cd "$tmp/failed"
+n=3
+rc=0
+eval "$xargs_line" >run.log 2>&1 || rc=$?
+cd "$tmp"
+((rc != 0)) || fail "a failed shard: the xargs line exited 0"
+[[ ! -e failed/merged ]] || fail "a failed shard: the merge ran anyway"
+echo "failed shard 2: xargs line exit $rc, no merge"
 echo "PASS ($((SECONDS - t0)) s)"
