@@ -34,6 +34,11 @@ if ((EUID != 0)); then
   exit 77
 fi
 
+# Only the private cluster: no SBATCH_PARTITION or SLURM_JOB_ID of the caller's.
+for v in $(compgen -e); do
+  [[ $v =~ ^(SBATCH|SLURM|SALLOC|SRUN)_ ]] && unset "$v"
+done
+
 # The campaign: small (seconds per shard) but every kernel of one target.
 campaign=(certify --targets mt7004 --functions hp --cases 2)
 
