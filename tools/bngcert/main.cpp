@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "isa_choice.hpp"
 #include "npy.hpp"
 #include "pack_check.hpp"
+#include "shard.hpp"
 
 namespace {
 
@@ -95,6 +97,28 @@ std::string version_text() {
                      b.git_dirty ? ", dirty" : "", b.compiler, b.build_type, b.cxx_flags);
 }
 
+// --shard K/N on report, certify, export and check --pack.
+const CLI::Validator kShardSpec(
+    [](std::string& v) {
+      return bng::cert::parse_shard(v)
+                 ? std::string()
+                 : "--shard takes K/N with 1 <= K <= N (e.g. 3/8), got '" + v + "'";
+    },
+    "K/N");
+
+CLI::Option* add_shard(CLI::App* app, std::string& shard) {
+  return app
+      ->add_option("--shard", shard,
+                   "run only shard K of N (1-based): the cases whose index j has j mod N = K-1; "
+                   "writes a shard directory for `bngcert merge` instead of a report")
+      ->check(kShardSpec);
+}
+
+std::optional<bng::cert::Shard> shard_of(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return bng::cert::parse_shard(text);
+}
+
 const char* const kIsaHelp =
     "ISA path of the kernels: avx3, avx2 or portable (default: BNG_ISA, else the best the "
     "processor has)";
@@ -117,6 +141,8 @@ int main(int argc, char** argv) {
   add_campaign(report, report_opts, report_targets, report_modes);
   add_common(report, libs, report_opts.progress);
   report->add_option("--out,-o", report_out, "report directory")->capture_default_str();
+  std::string report_shard, certify_shard, check_shard, export_shard;
+  add_shard(report, report_shard);
   std::string report_isa, certify_isa;
   report->add_option("--isa", report_isa, kIsaHelp)
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(bng::opt::kIsaPaths),
@@ -128,6 +154,7 @@ int main(int argc, char** argv) {
   add_campaign(certify, certify_opts, certify_targets, certify_modes);
   add_common(certify, libs, certify_opts.progress);
   certify->add_option("--out,-o", certify_out, "certificate directory")->capture_default_str();
+  add_shard(certify, certify_shard);
   std::vector<std::string> isa_choices(std::begin(bng::opt::kIsaPaths),
                                        std::end(bng::opt::kIsaPaths));
   isa_choices.emplace_back("all");
@@ -170,6 +197,7 @@ int main(int argc, char** argv) {
                    "reference memory bound: elements judged per block of channels")
       ->capture_default_str();
   check->add_option("--jobs,-j", check_opts.jobs, "worker threads (default: one per core)");
+  add_shard(check, check_shard)->needs(check_pack);
   add_common(check, libs, check_opts.progress);
 
   CampaignOptions export_opts;
@@ -182,6 +210,27 @@ int main(int argc, char** argv) {
   add_campaign(export_cmd, export_opts, export_targets, export_modes);
   add_common(export_cmd, libs, export_opts.progress);
   export_cmd->add_option("--out,-o", export_out, "pack directory (new)")->required();
+  add_shard(export_cmd, export_shard)
+      ->description(
+          "write only shard K of N (1-based) of the cases: a pack of its own, whose check is that "
+          "shard for `bngcert merge`");
+
+  bng::cert::MergeOptions merge_opts;
+  CLI::App* merge = app.add_subcommand(
+      "merge",
+      "merge shard directories (from --shard runs) into one report and, for certify and check "
+      "shards, one certificate: the same as one unsharded run; exit 0 only on a pass");
+  merge
+      ->add_option("shards", merge_opts.shards,
+                   "shard directories, or directories holding one per ISA path")
+      ->required();
+  merge->add_option("--out,-o", merge_opts.out, "output directory")->required();
+  merge->add_flag("--partial", merge_opts.partial,
+                  "merge the shards that are there even if some are missing; the verdict is "
+                  "then PARTIAL, never PASS");
+  Progress::Style merge_progress = Progress::Style::automatic;  // accepted as everywhere
+  merge->add_option("--progress", merge_progress, "accepted for uniformity; merge is quick")
+      ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
 
   bng::cert::DiffOptions diff_opts;
   CLI::App* diff = bng::cert::add_diff_command(app, diff_opts);
@@ -216,16 +265,18 @@ int main(int argc, char** argv) {
     apply_libraries(libs);
     if (*report) {
       resolve_campaign(report_opts, report_targets, report_modes);
+      report_opts.shard = shard_of(report_shard);
       if (!report_isa.empty()) bng::cert::choose_isa(report_isa);
       return bng::cert::run_report(report_opts, report_out);
     }
     if (*certify) {
       resolve_campaign(certify_opts, certify_targets, certify_modes);
+      certify_opts.shard = shard_of(certify_shard);
       if (certify_isa == "all") {
         return bng::cert::run_certify_every_path(
             "/proc/self/exe",
             bng::cert::without_isa_and_out(std::vector<std::string>(argv + 1, argv + argc)),
-            certify_out);
+            certify_out, certify_opts.shard.has_value());
       }
       if (!certify_isa.empty()) bng::cert::choose_isa(certify_isa);
       return bng::cert::run_certify(certify_opts, certify_out);
@@ -252,6 +303,7 @@ int main(int argc, char** argv) {
       pack_opts.jobs = check_opts.jobs;
       pack_opts.block_elements = check_opts.block_elements;
       pack_opts.progress = check_opts.progress;
+      pack_opts.shard = shard_of(check_shard);
       return bng::cert::run_pack_check(pack_opts);
     }
     if (*check) {
@@ -260,11 +312,13 @@ int main(int argc, char** argv) {
     }
     if (*export_cmd) {
       resolve_campaign(export_opts, export_targets, export_modes);
+      export_opts.shard = shard_of(export_shard);
       const auto n = bng::cert::run_export(export_opts, export_out);
       fmt::print(stderr, "bngcert: exported {} cases to {}/\n", n, export_out);
       return bng::cert::kExitPass;
     }
     if (*diff) return bng::cert::run_diff(diff_opts);
+    if (*merge) return bng::cert::run_merge(merge_opts);
     if (*families) {
       for (const auto& f : bng::prop::families()) {
         fmt::print("{:<24} {}{}\n", f.name, f.description, f.finite ? "" : " (non-finite inputs)");

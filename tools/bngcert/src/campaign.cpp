@@ -73,6 +73,14 @@ bool CampaignResult::passed() const {
                      [](const KernelTally& k) { return k.passed(); });
 }
 
+std::vector<std::size_t> owned_jobs(std::size_t planned, const std::optional<Shard>& shard) {
+  std::vector<std::size_t> jobs;
+  for (std::size_t j = 0; j < planned; ++j) {
+    if (!shard || shard->owns(j)) jobs.push_back(j);
+  }
+  return jobs;
+}
+
 CampaignPlan plan_campaign(const CampaignOptions& options) {
   CampaignPlan result;
   result.options = options;
@@ -159,7 +167,10 @@ CampaignResult run_campaign(const CampaignOptions& options) {
   result.options = plan.options;
   result.families = plan.families;
   result.kernels = std::move(plan.kernels);
-  const std::vector<PlannedCase>& jobs = plan.cases;
+  result.planned = static_cast<std::int64_t>(plan.cases.size());
+  // Job j keeps its index in the whole plan as its order: ties between shards
+  // break as they would in one process.
+  const std::vector<std::size_t> jobs = owned_jobs(plan.cases.size(), options.shard);
   // Load both libraries up front: a missing .so is one clear error, not one per thread.
   for (prop::Target t : options.targets) {
     if (!prop::find_symbol(t, "bng_status_string")) {
@@ -174,7 +185,8 @@ CampaignResult run_campaign(const CampaignOptions& options) {
   std::mutex sample_mutex;  // RapidCheck generation is not documented as thread-safe
   std::mutex error_mutex;
   std::exception_ptr error;
-  const int workers = std::min<int>(result.options.jobs, static_cast<int>(jobs.size()));
+  const int workers =
+      std::max(1, std::min<int>(result.options.jobs, static_cast<int>(jobs.size())));
   std::vector<std::vector<KernelTally>> partial(static_cast<std::size_t>(workers));
 
   auto work = [&](std::vector<KernelTally>& mine) {
@@ -184,8 +196,9 @@ CampaignResult run_campaign(const CampaignOptions& options) {
       mine.push_back(std::move(t));
     }
     try {
-      for (std::size_t j; (j = next.fetch_add(1)) < jobs.size();) {
-        const PlannedCase& p = jobs[j];
+      for (std::size_t next_job; (next_job = next.fetch_add(1)) < jobs.size();) {
+        const std::size_t j = jobs[next_job];
+        const PlannedCase& p = plan.cases[j];
         KernelTally& tally = mine[p.kernel];
         const Kernel& kernel = tally.kernel;
         Origin origin;
@@ -208,12 +221,11 @@ CampaignResult run_campaign(const CampaignOptions& options) {
         ++tally.calls[prop::entry_point(spec)];
         if (got.status != 0 || got.clobbered) {
           ++tally.call_errors;
-          if (tally.call_error_messages.size() < kFailuresKept) {
-            tally.call_error_messages.push_back(fmt::format(
-                "{}: {}x{} {}: {}", origin.label(), c.batch, c.channel, mode_name(c.is_train),
-                got.status != 0 ? fmt::format("valid call returned status {}", got.status)
-                                : std::string("the call wrote outside dx, dbias and dscale")));
-          }
+          tally.note_call_error(
+              j, fmt::format(
+                     "{}: {}x{} {}: {}", origin.label(), c.batch, c.channel, mode_name(c.is_train),
+                     got.status != 0 ? fmt::format("valid call returned status {}", got.status)
+                                     : std::string("the call wrote outside dx, dbias and dscale")));
         }
         judge(c, expected, got.values, origin, j, false, tally);
         progress.advance();

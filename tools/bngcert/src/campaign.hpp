@@ -4,12 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bng/properties/families.hpp"
 #include "bng/properties/target.hpp"
 #include "progress.hpp"
+#include "shard.hpp"
 #include "tally.hpp"
 
 namespace bng::cert {
@@ -26,6 +28,9 @@ struct CampaignOptions {
   std::uint64_t seed = 20261129;
   int max_size = 100;  // RapidCheck size of the largest cases (0..100)
   int jobs = 0;        // worker threads; 0: one per core
+  // --shard K/N: run (or export) only shard K of the plan's cases, and write a
+  // shard directory for `bngcert merge` instead of a report.
+  std::optional<Shard> shard;
   Progress::Style progress = Progress::Style::automatic;
 };
 
@@ -35,10 +40,14 @@ struct CampaignResult {
   std::vector<KernelTally> kernels;
   std::string started_utc;  // ISO 8601
   double seconds = 0;
-  std::int64_t cases = 0;
+  std::int64_t cases = 0;  // run here (a shard's own, when sharded)
   std::int64_t outputs = 0;
+  std::int64_t planned = 0;  // cases of the whole campaign, every shard's
   bool passed() const;
 };
+
+// The job indices of the plan that options.shard owns (all of them unsharded).
+std::vector<std::size_t> owned_jobs(std::size_t planned, const std::optional<Shard>& shard);
 
 // One case of a campaign, before it runs: which kernel (index into
 // CampaignPlan::kernels), family, mode, entry point and core mask, and the

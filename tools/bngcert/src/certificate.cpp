@@ -14,6 +14,11 @@ using nlohmann::json;
 
 namespace {
 
+std::string verdict_of(const json& verdict) {
+  if (verdict.value("partial", false)) return "partial";
+  return verdict["pass"].get<bool>() ? "pass" : "fail";
+}
+
 // One run's kernels, verdict and first failures.
 json run_json(const json& report) {
   json kernels = json::array();
@@ -49,16 +54,18 @@ json run_json(const json& report) {
   }
   const json& run = report["run"];
   const bool campaign = run.value("kind", "") == "campaign";
-  return {{"isa", campaign ? report["build"]["isa"] : json(nullptr)},
-          {"verdict", report["verdict"]["pass"].get<bool>() ? "pass" : "fail"},
-          {"started_utc", run["started_utc"]},
-          {"duration_s", run["duration_s"]},
-          {"cases", run["cases"]},
-          {"outputs", run["outputs"]},
-          {"failed_outputs", report["verdict"]["failed_outputs"]},
-          {"call_errors", report["verdict"]["call_errors"]},
-          {"kernels", kernels},
-          {"first_failures", failures}};
+  json r = {{"isa", campaign ? report["build"]["isa"] : json(nullptr)},
+            {"verdict", verdict_of(report["verdict"])},
+            {"started_utc", run["started_utc"]},
+            {"duration_s", run["duration_s"]},
+            {"cases", run["cases"]},
+            {"outputs", run["outputs"]},
+            {"failed_outputs", report["verdict"]["failed_outputs"]},
+            {"call_errors", report["verdict"]["call_errors"]},
+            {"kernels", kernels},
+            {"first_failures", failures}};
+  if (run.contains("sharding")) r["sharding"] = run["sharding"];
+  return r;
 }
 
 // The files judged, without what differs per run (the path each ran on).
@@ -102,18 +109,21 @@ std::string certificate_digest(const json& certificate) {
 json certificate_json(const std::vector<json>& reports) {
   if (reports.empty()) throw std::runtime_error("a certificate needs at least one report");
   json runs = json::array();
-  bool pass = true;
+  bool pass = true, partial = false;
   std::int64_t failed = 0, call_errors = 0;
   for (const json& r : reports) {
     runs.push_back(run_json(r));
     pass = pass && r["verdict"]["pass"].get<bool>();
+    partial = partial || r["verdict"].value("partial", false);
     failed += r["verdict"]["failed_outputs"].get<std::int64_t>();
     call_errors += r["verdict"]["call_errors"].get<std::int64_t>();
   }
   json c = {
       {"schema", "bngcert-certificate"},
       {"schema_version", kCertificateSchemaVersion},
-      {"verdict", pass ? "pass" : "fail"},
+      {"verdict", partial ? "partial"
+                  : pass  ? "pass"
+                          : "fail"},
       {"criterion",
        "every output y within 1·ulp(y*) + α·M of the exact reference y* (SPEC §5), α the "
        "kernel's declared bound; every valid call returns 0 and writes only its outputs; on "
@@ -133,7 +143,21 @@ json certificate_json(const std::vector<json>& reports) {
 std::string render_certificate_markdown(const json& c) {
   const json& run = c["campaign"];
   const bool pass = c["verdict"] == "pass";
-  std::string md = fmt::format("# BatchNormGrad accuracy certificate — {}\n\n", verdict_word(pass));
+  const bool partial = c["verdict"] == "partial";
+  const std::string word = partial ? "PARTIAL" : verdict_word(pass);
+  std::string md = fmt::format("# BatchNormGrad accuracy certificate — {}\n\n", word);
+  for (const auto& r : c["runs"]) {
+    if (!r.contains("sharding")) continue;
+    const json& sh = r["sharding"];
+    std::string missing;
+    for (const auto& k : sh["missing"])
+      missing += fmt::format(" {}/{}", k.get<int>(), show(sh["count"]));
+    md += fmt::format(
+        "Merged from {} of {} shards{}{}.{}\n\n", sh["shards"].size(), show(sh["count"]),
+        r["isa"].is_null() ? "" : " on " + r["isa"]["path"].get<std::string>(),
+        missing.empty() ? "" : "; missing:" + missing,
+        missing.empty() ? "" : " A partial merge judged only part of the run: it never passes.");
+  }
   md += fmt::format("Criterion: {}.\n\n", c["criterion"].get<std::string>());
   md += "## Build\n\n| | |\n|---|---|\n";
   for (const auto& [label, value] : build_rows(c["build"]))
@@ -175,8 +199,9 @@ std::string render_certificate_markdown(const json& c) {
       }
     }
   }
-  md += fmt::format("\n## Verdict: {}\n\n{} outputs beyond the bound, {} failed calls.\n",
-                    verdict_word(pass), show(c["failed_outputs"]), show(c["call_errors"]));
+  md += fmt::format("\n## Verdict: {}\n\n{} outputs beyond the bound, {} failed calls{}.\n", word,
+                    show(c["failed_outputs"]), show(c["call_errors"]),
+                    partial ? "; shards missing (above)" : "");
   for (const auto& r : c["runs"]) {
     if (r["first_failures"].empty()) continue;
     md += fmt::format(

@@ -20,8 +20,19 @@ int run_report(const CampaignOptions& options, const std::filesystem::path& out)
 int run_certify(const CampaignOptions& options, const std::filesystem::path& out);
 // certify --isa all: `self` run with `args` once per ISA path the processor
 // supports (out/<path>/ holds each run's report), one certificate in `out`.
+// Sharded (--shard in args): out/<path>/ holds each path's shard, nothing is
+// judged here (bngcert merge does).
 int run_certify_every_path(const std::filesystem::path& self, const std::vector<std::string>& args,
-                           const std::filesystem::path& out);
+                           const std::filesystem::path& out, bool sharded);
+
+// bngcert merge: shard directories (or directories holding one per ISA path)
+// into one report and, for certify and check shards, one certificate.
+struct MergeOptions {
+  std::vector<std::filesystem::path> shards;
+  std::filesystem::path out;
+  bool partial = false;  // merge what is there; the verdict is PARTIAL, never PASS
+};
+int run_merge(const MergeOptions& options);
 
 // bngcert verify: does the certificate still hold its digest, and does it
 // cover exactly these library files (given, or the paths it recorded)?

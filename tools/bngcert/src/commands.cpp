@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -6,6 +7,7 @@
 #include "cli.hpp"
 #include "isa_choice.hpp"
 #include "report.hpp"
+#include "shard_dir.hpp"
 
 namespace bng::cert {
 
@@ -37,6 +39,40 @@ json campaign_run_json(const CampaignResult& r) {
           {"outputs", r.outputs}};
 }
 
+// What every shard of one campaign must share: the options that decide the
+// plan (seed among them) and the plan's size.
+json campaign_identity(const json& run, const CampaignResult& r) {
+  json id = {{"kind", "campaign"}, {"planned_cases", r.planned}};
+  for (const char* key :
+       {"seed", "cases_per_series", "max_size", "targets", "functions", "modes", "families"}) {
+    id[key] = run[key];
+  }
+  return id;
+}
+
+int write_campaign_shard(const std::string& command, const CampaignResult& r,
+                         const std::filesystem::path& out) {
+  ShardRecord record;
+  record.command = command;
+  record.shard = *r.options.shard;
+  record.run = campaign_run_json(r);
+  record.run["host"] = host_name();
+  record.identity = campaign_identity(record.run, r);
+  std::vector<prop::Target> judged;
+  for (const KernelTally& t : r.kernels) {
+    if (std::find(judged.begin(), judged.end(), t.kernel.target) == judged.end())
+      judged.push_back(t.kernel.target);
+  }
+  record.build = build_json(judged);
+  record.kernels = r.kernels;
+  write_shard_dir(out, record);
+  fmt::print(stderr,
+             "bngcert: shard {} of the {} — {} of {} cases, {} outputs judged; wrote {}/ (judged "
+             "when merged: bngcert merge)\n",
+             record.shard.label(), command, r.cases, r.planned, r.outputs, out.string());
+  return kExitPass;
+}
+
 void summary_line(const json& report, const std::filesystem::path& out) {
   const json& v = report["verdict"];
   fmt::print(
@@ -49,6 +85,7 @@ void summary_line(const json& report, const std::filesystem::path& out) {
 
 int run_report(const CampaignOptions& options, const std::filesystem::path& out) {
   const CampaignResult r = run_campaign(options);
+  if (options.shard) return write_campaign_shard("report", r, out);
   const json report = write_report(out, campaign_run_json(r), r.kernels);
   summary_line(report, out);
   return kExitPass;
@@ -56,6 +93,7 @@ int run_report(const CampaignOptions& options, const std::filesystem::path& out)
 
 int run_certify(const CampaignOptions& options, const std::filesystem::path& out) {
   const CampaignResult r = run_campaign(options);
+  if (options.shard) return write_campaign_shard("certify", r, out);
   const json report = write_report(out, campaign_run_json(r), r.kernels);
   const bool pass = write_certificate(out, {report});
   summary_line(report, out);
@@ -63,9 +101,19 @@ int run_certify(const CampaignOptions& options, const std::filesystem::path& out
 }
 
 int run_certify_every_path(const std::filesystem::path& self, const std::vector<std::string>& args,
-                           const std::filesystem::path& out) {
+                           const std::filesystem::path& out, bool sharded) {
   const std::vector<std::string> paths = every_isa_path();
   const std::vector<int> statuses = run_per_isa_path(self, args, out);
+  if (sharded) {  // each path's run left a shard in out/<path>/: merge judges them
+    for (std::size_t k = 0; k < paths.size(); ++k) {
+      if (statuses[k] != kExitPass) {
+        throw std::runtime_error(
+            fmt::format("the {} shard did not finish (exit status {})", paths[k], statuses[k]));
+      }
+    }
+    fmt::print(stderr, "bngcert: shards of {} paths in {}/<path>/\n", paths.size(), out.string());
+    return kExitPass;
+  }
   std::vector<json> reports;
   for (std::size_t k = 0; k < paths.size(); ++k) {
     // Exit 1 is a judged failure with its report; anything else left no

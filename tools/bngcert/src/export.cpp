@@ -93,6 +93,12 @@ std::int64_t run_export(const CampaignOptions& options, const std::filesystem::p
         "device results in it are never lost)",
         out.string()));
   }
+  const std::vector<std::size_t> jobs = owned_jobs(plan.cases.size(), options.shard);
+  if (jobs.empty()) {
+    throw std::invalid_argument(
+        fmt::format("shard {} holds no case: the campaign has {} cases, so use at most {} shards",
+                    options.shard->label(), plan.cases.size(), plan.cases.size()));
+  }
   std::filesystem::create_directories(out / pack::kCasesDir);
 
   // The manifest streams out case by case; it gets its final name last, so an
@@ -100,16 +106,23 @@ std::int64_t run_export(const CampaignOptions& options, const std::filesystem::p
   const std::filesystem::path manifest_tmp = out / (std::string(pack::kManifest) + ".partial");
   std::ofstream manifest(manifest_tmp, std::ios::binary | std::ios::trunc);
   std::ofstream list(out / pack::kCaseList, std::ios::binary | std::ios::trunc);
-  const json head = {{"schema", pack::kSchema},
-                     {"schema_version", pack::kSchemaVersion},
-                     {"campaign", campaign_json(plan)},
-                     {"case_count", plan.cases.size()}};
+  json head = {{"schema", pack::kSchema},
+               {"schema_version", pack::kSchemaVersion},
+               {"campaign", campaign_json(plan)},
+               {"case_count", jobs.size()}};
+  if (options.shard) {
+    // Case names and "job" keep their place in the whole export, so shard
+    // packs checked one by one merge into the result of the whole pack.
+    head["shard"] = {{"index", options.shard->index}, {"count", options.shard->count}};
+    head["case_count_total"] = plan.cases.size();
+  }
   std::string text = head.dump(1);
   text.pop_back();  // reopen the object for the streamed case list
   manifest << text << ",\n \"cases\": [\n";
 
-  Progress progress("export", static_cast<std::int64_t>(plan.cases.size()), plan.options.progress);
-  for (std::size_t j = 0; j < plan.cases.size(); ++j) {
+  Progress progress("export", static_cast<std::int64_t>(jobs.size()), plan.options.progress);
+  for (std::size_t job = 0; job < jobs.size(); ++job) {
+    const std::size_t j = jobs[job];
     const PlannedCase& p = plan.cases[j];
     const Kernel& k = plan.kernels[p.kernel].kernel;
     Case c = prop::sample(*p.family, k.combo, p.seed, p.size);
@@ -134,8 +147,9 @@ std::int64_t run_export(const CampaignOptions& options, const std::filesystem::p
         dir, pack::kParams,
         {reinterpret_cast<const unsigned char*>(params_text.data()), params_text.size()});
     params["dir"] = rel;
+    params["job"] = j;
     params["files"] = std::move(files);
-    manifest << "  " << params.dump() << (j + 1 < plan.cases.size() ? ",\n" : "\n");
+    manifest << "  " << params.dump() << (job + 1 < jobs.size() ? ",\n" : "\n");
     list << rel << "\n";
     progress.advance();
   }
@@ -146,7 +160,7 @@ std::int64_t run_export(const CampaignOptions& options, const std::filesystem::p
     throw std::runtime_error(fmt::format("{}: cannot write the manifest", out.string()));
   }
   std::filesystem::rename(manifest_tmp, out / pack::kManifest);
-  return static_cast<std::int64_t>(plan.cases.size());
+  return static_cast<std::int64_t>(jobs.size());
 }
 
 }  // namespace bng::cert

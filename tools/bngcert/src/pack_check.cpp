@@ -26,6 +26,7 @@
 #include "pack.hpp"
 #include "report.hpp"
 #include "sha256.hpp"
+#include "shard_dir.hpp"
 
 namespace bng::cert {
 
@@ -44,6 +45,7 @@ struct CaseError : std::runtime_error {
 // One case as the manifest describes it.
 struct PackCase {
   std::string name, dir;
+  std::uint64_t job = 0;   // index in the whole export: its order, and its shard
   std::size_t kernel = 0;  // index into the run's kernels
   prop::CallSpec spec;
   DumpShape shape;
@@ -57,6 +59,8 @@ struct PackCase {
 struct Pack {
   std::filesystem::path root, manifest;
   json campaign;
+  std::optional<Shard> exported_shard;  // a pack written by `export --shard`
+  std::int64_t exported_cases = 0;      // cases of the whole export, every shard's
   std::vector<Kernel> kernels;
   std::vector<PackCase> cases;
 };
@@ -77,6 +81,7 @@ PackCase read_case(const json& e, std::size_t i, const std::filesystem::path& ma
   try {
     c.name = e.at("case").get<std::string>();
     c.dir = e.at("dir").get<std::string>();
+    c.job = e.value("job", static_cast<std::uint64_t>(i));
     const std::string target = e.at("target").get<std::string>();
     if (target != "ft78ne" && target != "mt7004") throw bad("unknown target '" + target + "'");
     const auto combo = combo_named(e.at("combo").get<std::string>());
@@ -154,6 +159,16 @@ Pack read_pack(const std::filesystem::path& given) {
     throw PackError(fmt::format("{}: the pack lists no cases", p.manifest.string()));
   }
   p.campaign = m.value("campaign", json::object());
+  p.exported_cases = static_cast<std::int64_t>(m["cases"].size());
+  if (m.contains("shard")) {
+    const auto shard = m["shard"].is_object()
+                           ? parse_shard(fmt::format("{}/{}", m["shard"].value("index", 0),
+                                                     m["shard"].value("count", 0)))
+                           : std::nullopt;
+    if (!shard) throw PackError(fmt::format("{}: malformed 'shard'", p.manifest.string()));
+    p.exported_shard = shard;
+    p.exported_cases = m.value("case_count_total", std::int64_t{0});
+  }
   std::set<std::string> names;
   for (std::size_t i = 0; i < m["cases"].size(); ++i) {
     p.cases.push_back(read_case(m["cases"][i], i, p.manifest, p.kernels));
@@ -256,7 +271,7 @@ DumpArrays open_arrays(const PackCase& c, const std::filesystem::path& dir) {
 }
 
 struct FailedCase {
-  std::size_t index;
+  std::uint64_t index;  // the case's job
   std::string name, reason;
 };
 
@@ -286,22 +301,19 @@ void judge_case(const Pack& p, std::size_t i, std::int64_t block_elements, int i
     KernelTally mine;
     mine.kernel = t.kernel;
     // Orders rank cases first, blocks within a case second: deterministic ties.
-    judge_dump(a, c.shape, origin, static_cast<std::uint64_t>(i) << 32, block_elements, inner_jobs,
-               mine, nullptr);
+    judge_dump(a, c.shape, origin, c.job << 32, block_elements, inner_jobs, mine, nullptr);
     std::int64_t fails = 0;
     for (const auto& o : mine.outputs) fails += o.all.fails;
     t.merge(std::move(mine));
     if (fails > 0) {
-      w.failed.push_back({i, c.name, fmt::format("{} outputs beyond the bound", fails)});
+      w.failed.push_back({c.job, c.name, fmt::format("{} outputs beyond the bound", fails)});
     }
   } catch (
       const std::exception& e) {  // CaseError, npy::Error, I/O: this case fails, the run goes on
     ++t.call_errors;
     const std::string reason = e.what();
-    if (t.call_error_messages.size() < kFailuresKept) {
-      t.call_error_messages.push_back(fmt::format("pack case {}: {}", c.name, reason));
-    }
-    w.failed.push_back({i, c.name, reason});
+    t.note_call_error(c.job << 32, fmt::format("pack case {}: {}", c.name, reason));
+    w.failed.push_back({c.job, c.name, reason});
   }
 }
 
@@ -329,17 +341,29 @@ int run_pack_check(const PackCheckOptions& o) {
     fmt::print(stderr, "bngcert: error: {}\n", e.what());
     return kExitError;
   }
+  if (o.shard && p.exported_shard) {
+    fmt::print(stderr,
+               "bngcert: error: {} is shard {} of an export already: check it without --shard "
+               "(its result is that shard, for bngcert merge)\n",
+               p.manifest.string(), p.exported_shard->label());
+    return kExitError;
+  }
+  const std::optional<Shard> shard = o.shard ? o.shard : p.exported_shard;
+  std::vector<std::size_t> owned;
+  for (std::size_t i = 0; i < p.cases.size(); ++i) {
+    if (!o.shard || o.shard->owns(p.cases[i].job)) owned.push_back(i);
+  }
 
   const int jobs =
       o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int workers = std::min<int>(jobs, static_cast<int>(p.cases.size()));
+  const int workers = std::max(1, std::min<int>(jobs, static_cast<int>(owned.size())));
   const int inner_jobs = std::max(1, jobs / workers);  // few large cases: blocks in parallel
   std::vector<WorkerResult> results(static_cast<std::size_t>(workers));
   std::atomic<std::size_t> next{0};
   std::mutex error_mutex;
   std::exception_ptr error;
   {
-    Progress progress("check", static_cast<std::int64_t>(p.cases.size()), o.progress);
+    Progress progress("check", static_cast<std::int64_t>(owned.size()), o.progress);
     auto work = [&](WorkerResult& w) {
       for (const Kernel& k : p.kernels) {
         KernelTally t;
@@ -347,14 +371,14 @@ int run_pack_check(const PackCheckOptions& o) {
         w.kernels.push_back(std::move(t));
       }
       try {
-        for (std::size_t i; (i = next.fetch_add(1)) < p.cases.size();) {
-          judge_case(p, i, o.block_elements, inner_jobs, w);
+        for (std::size_t i; (i = next.fetch_add(1)) < owned.size();) {
+          judge_case(p, owned[i], o.block_elements, inner_jobs, w);
           progress.advance();
         }
       } catch (...) {  // not a case's fault (out of memory, a bug): stop the run
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
-        next = p.cases.size();
+        next = owned.size();
       }
     };
     std::vector<std::jthread> threads;
@@ -381,11 +405,9 @@ int run_pack_check(const PackCheckOptions& o) {
   for (const auto& k : kernels) {
     for (const auto& ot : k.outputs) outputs += ot.all.outputs;
   }
-  json failed_json = json::array();
-  for (const auto& f : failed) failed_json.push_back({{"case", f.name}, {"reason", f.reason}});
-  json run = {{"kind", "pack"},     {"pack", p.root.string()},    {"manifest", p.manifest.string()},
-              {"jobs", jobs},       {"started_utc", started},     {"cases", p.cases.size()},
-              {"outputs", outputs}, {"failed_cases", failed_json}};
+  json run = {{"kind", "pack"},    {"pack", p.root.string()}, {"manifest", p.manifest.string()},
+              {"jobs", jobs},      {"started_utc", started},  {"cases", owned.size()},
+              {"outputs", outputs}};
   for (const char* key :
        {"seed", "cases_per_series", "max_size", "targets", "functions", "modes"}) {
     if (p.campaign.contains(key)) run[key] = p.campaign[key];
@@ -393,6 +415,31 @@ int run_pack_check(const PackCheckOptions& o) {
   run["families"] = families_json(p.campaign);
   run["duration_s"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (shard) {
+    ShardRecord record;
+    record.command = "check";
+    record.shard = *shard;
+    record.identity = {
+        {"kind", "pack"}, {"campaign", p.campaign}, {"planned_cases", p.exported_cases}};
+    record.build = build_json({});
+    record.run = run;
+    record.run["host"] = host_name();
+    for (const auto& f : failed) {
+      record.failed_cases.push_back({{"index", f.index}, {"case", f.name}, {"reason", f.reason}});
+    }
+    record.kernels = std::move(kernels);
+    write_shard_dir(o.out, record);
+    fmt::print(stderr,
+               "bngcert: shard {} of the check — {} cases, {} outputs judged, {} failed cases; "
+               "wrote {}/ (judged when merged: bngcert merge)\n",
+               shard->label(), owned.size(), outputs, failed.size(), o.out.string());
+    return kExitPass;
+  }
+
+  json failed_json = json::array();
+  for (const auto& f : failed) failed_json.push_back({{"case", f.name}, {"reason", f.reason}});
+  run["failed_cases"] = failed_json;
   const json report = write_report(o.out, run, kernels);
   const bool pass = write_certificate(o.out, {report});
   for (std::size_t i = 0; i < failed.size() && i < kFailuresKept; ++i) {

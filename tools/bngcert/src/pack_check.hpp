@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 
 #include "progress.hpp"
+#include "shard.hpp"
 
 namespace bng::cert {
 
@@ -15,6 +17,10 @@ struct PackCheckOptions {
   int jobs = 0;                                         // 0: one per core
   std::int64_t block_elements = std::int64_t{1} << 18;  // as CheckOptions
   Progress::Style progress = Progress::Style::automatic;
+  // --shard K/N: judge only the cases whose export index j has j mod N = K-1
+  // and write a shard directory for `bngcert merge`. A pack exported with
+  // --shard is such a shard already, and is checked as one.
+  std::optional<Shard> shard;
 };
 
 // Exit status: 0 every case judged and passed, 1 a failed case or output,

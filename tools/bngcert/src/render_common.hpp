@@ -26,6 +26,10 @@ inline constexpr const char* kUlpNote =
     "they inform, the verdict is the bound (docs/report-format.md, \"metrics\").";
 // The verdict line's words.
 std::string verdict_word(bool pass);
+// "Merged from 3 of 4 shards — PARTIAL, missing: 2/4" (run.sharding of a merged report).
+std::string sharding_line(const nlohmann::json& sharding);
+// A report's verdict: PASS, FAIL, or PARTIAL for a merge of some shards only.
+std::string verdict_word(const nlohmann::json& verdict);
 
 }  // namespace bng::cert
 

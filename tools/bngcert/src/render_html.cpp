@@ -81,10 +81,13 @@ std::string render_html(const json& r) {
   h += fmt::format(
       "<p><span class=\"verdict {}\">{}</span> {} outputs of {} cases judged; {} beyond their "
       "kernel's bound 1·ulp(y*) + α·M; {} failed calls.</p>\n",
-      pass ? "pass" : "failv", verdict_word(pass), html_escape(show(run["outputs"])),
+      pass ? "pass" : "failv", verdict_word(v), html_escape(show(run["outputs"])),
       html_escape(show(run["cases"])), html_escape(show(v["failed_outputs"])),
       html_escape(show(v["call_errors"])));
   h += "<table>";
+  if (run.contains("sharding")) {
+    h += "<tr><th class=\"l\">shards</th>" + tdl(sharding_line(run["sharding"])) + "</tr>";
+  }
   for (const auto& [label, value] : build_rows(b)) {
     h += "<tr><th class=\"l\">" + html_escape(label) + "</th>" + tdl(value) + "</tr>";
   }

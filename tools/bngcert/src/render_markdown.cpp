@@ -36,6 +36,11 @@ std::string verdict_word(bool pass) {
   return pass ? "PASS" : "FAIL";
 }
 
+std::string verdict_word(const json& verdict) {
+  if (verdict.value("partial", false)) return "PARTIAL";
+  return verdict_word(verdict["pass"].get<bool>());
+}
+
 namespace {
 
 std::string run_line(const json& run) {
@@ -63,6 +68,14 @@ std::string run_line(const json& run) {
 
 }  // namespace
 
+std::string sharding_line(const json& sh) {
+  std::string missing;
+  for (const auto& k : sh["missing"])
+    missing += fmt::format(" {}/{}", k.get<int>(), show(sh["count"]));
+  return fmt::format("Merged from {} of {} shards{}", sh["shards"].size(), show(sh["count"]),
+                     missing.empty() ? "" : " — PARTIAL, missing:" + missing);
+}
+
 std::string render_markdown(const json& r) {
   const json& b = r["build"];
   const json& run = r["run"];
@@ -71,10 +84,11 @@ std::string render_markdown(const json& r) {
   md += fmt::format(
       "**Verdict: {}** — {} outputs of {} cases judged; {} beyond their kernel's bound "
       "`1·ulp(y*) + α·M`, {} failed calls.\n\n",
-      verdict_word(v["pass"].get<bool>()), show(run["outputs"]), show(run["cases"]),
-      show(v["failed_outputs"]), show(v["call_errors"]));
+      verdict_word(v), show(run["outputs"]), show(run["cases"]), show(v["failed_outputs"]),
+      show(v["call_errors"]));
   for (const auto& [label, value] : build_rows(b)) md += fmt::format("- {}: {}\n", label, value);
   md += fmt::format("- Run: {}\n", run_line(run));
+  if (run.contains("sharding")) md += fmt::format("- {}\n", sharding_line(run["sharding"]));
   md += fmt::format("- Started {}, took {:.1f} s\n\n", run.value("started_utc", "?"),
                     run.value("duration_s", 0.0));
   md +=

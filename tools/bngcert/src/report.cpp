@@ -162,7 +162,8 @@ std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem:
 }
 
 json report_json(const json& run, const std::vector<KernelTally>& kernels,
-                 const std::vector<std::array<std::string, 3>>& reproducers) {
+                 const std::vector<std::array<std::string, 3>>& reproducers,
+                 const std::optional<json>& recorded_build) {
   // A campaign judges the libraries it loaded; a check judges files.
   std::vector<prop::Target> judged;
   if (run.value("kind", "campaign") == "campaign") {
@@ -171,7 +172,7 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
         judged.push_back(t.kernel.target);
     }
   }
-  const json build = build_json(judged);
+  const json build = recorded_build ? *recorded_build : build_json(judged);
   json ks = json::array();
   std::int64_t failed = 0, call_errors = 0;
   for (std::size_t k = 0; k < kernels.size(); ++k) {
@@ -219,6 +220,8 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
           {"metrics", metrics_json(ot.all.metrics, ot.metric_sums)}};
     }
     call_errors += t.call_errors;
+    json call_error_messages = json::array();
+    for (const auto& [order, m] : t.call_error_messages) call_error_messages.push_back(m);
     const json& lib =
         build["libraries"].value(std::string(prop::target_name(t.kernel.target)), json::object());
     ks.push_back({{"name", t.kernel.name()},
@@ -230,19 +233,23 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
                   {"cases", t.cases},
                   {"calls", t.calls},
                   {"call_errors", t.call_errors},
-                  {"call_error_messages", t.call_error_messages},
+                  {"call_error_messages", call_error_messages},
                   {"pass", t.passed()},
                   {"outputs", outs}});
   }
+  // A merge of some shards only (bngcert merge --partial) judged part of the
+  // run: whatever it found, it cannot pass.
+  const json missing = run.value("sharding", json::object()).value("missing", json::array());
+  json verdict = {{"pass", failed == 0 && call_errors == 0 && missing.empty()},
+                  {"failed_outputs", failed},
+                  {"call_errors", call_errors}};
+  if (!missing.empty()) verdict["partial"] = true;
   return {{"schema", "bngcert-report"},
           {"schema_version", kReportSchemaVersion},
           {"generated_utc", run.value("started_utc", "")},
           {"build", build},
           {"run", run},
-          {"verdict",
-           {{"pass", failed == 0 && call_errors == 0},
-            {"failed_outputs", failed},
-            {"call_errors", call_errors}}},
+          {"verdict", verdict},
           {"kernels", ks}};
 }
 
@@ -254,12 +261,12 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 }
 
 json write_report(const std::filesystem::path& dir, const json& run,
-                  const std::vector<KernelTally>& kernels) {
+                  const std::vector<KernelTally>& kernels, const std::optional<json>& build) {
   std::filesystem::create_directories(dir);
   // Stale reproducers of an earlier run would contradict this report.
   std::filesystem::remove_all(dir / "reproducers");
   const auto repro = write_reproducers(dir, kernels, run.value("kind", "campaign"));
-  const json report = report_json(run, kernels, repro);
+  const json report = report_json(run, kernels, repro, build);
   write_text(dir / "report.json", report.dump(1) + "\n");
   write_text(dir / "report.md", render_markdown(report));
   write_text(dir / "report.html", render_html(report));

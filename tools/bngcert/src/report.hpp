@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,12 @@ std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem:
                                                           const std::vector<KernelTally>& kernels,
                                                           const std::string& kind);
 
-// The whole report document. `run` describes what ran (campaign or check).
+// The whole report document. `run` describes what ran (campaign or check);
+// `build` is build_json of this process unless given (a merge reports the
+// build its shards recorded, not its own).
 nlohmann::json report_json(const nlohmann::json& run, const std::vector<KernelTally>& kernels,
-                           const std::vector<std::array<std::string, 3>>& reproducers);
+                           const std::vector<std::array<std::string, 3>>& reproducers,
+                           const std::optional<nlohmann::json>& build = std::nullopt);
 
 std::string render_markdown(const nlohmann::json& report);
 std::string render_html(const nlohmann::json& report);
@@ -43,7 +47,8 @@ std::string render_html(const nlohmann::json& report);
 // report.json, report.md, report.html (and reproducers) into `dir`, created
 // if needed; returns the report document.
 nlohmann::json write_report(const std::filesystem::path& dir, const nlohmann::json& run,
-                            const std::vector<KernelTally>& kernels);
+                            const std::vector<KernelTally>& kernels,
+                            const std::optional<nlohmann::json>& build = std::nullopt);
 
 void write_text(const std::filesystem::path& path, const std::string& text);
 

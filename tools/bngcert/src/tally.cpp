@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
@@ -147,13 +148,17 @@ bool KernelTally::passed() const {
   return true;
 }
 
+void KernelTally::note_call_error(std::uint64_t order, std::string message) {
+  call_error_messages.emplace(order, std::move(message));
+  if (call_error_messages.size() > kFailuresKept)
+    call_error_messages.erase(std::prev(call_error_messages.end()));
+}
+
 void KernelTally::merge(KernelTally&& o) {
   cases += o.cases;
   for (const auto& [k, n] : o.calls) calls[k] += n;
   call_errors += o.call_errors;
-  for (auto& m : o.call_error_messages) {
-    if (call_error_messages.size() < kFailuresKept) call_error_messages.push_back(std::move(m));
-  }
+  for (auto& [order, m] : o.call_error_messages) note_call_error(order, std::move(m));
   for (int i = 0; i < 3; ++i) outputs[i].merge(std::move(o.outputs[i]));
 }
 

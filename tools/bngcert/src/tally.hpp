@@ -134,7 +134,9 @@ struct KernelTally {
   std::int64_t cases = 0;
   std::map<std::string, std::int64_t> calls;  // by entry point
   std::int64_t call_errors = 0;  // valid calls that returned a status or wrote outside outputs
-  std::vector<std::string> call_error_messages;  // the first kFailuresKept
+  // The first kFailuresKept by job order, so they do not depend on threads or shards.
+  std::map<std::uint64_t, std::string> call_error_messages;
+  void note_call_error(std::uint64_t order, std::string message);
   std::array<OutputTally, 3> outputs;
   OutputTally& operator[](Output o) { return outputs[static_cast<int>(o)]; }
   const OutputTally& operator[](Output o) const { return outputs[static_cast<int>(o)]; }

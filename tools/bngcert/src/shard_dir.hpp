@@ -1,0 +1,52 @@
+// A shard's directory: what one `--shard K/N` run leaves for `bngcert merge`.
+//   shard.json   what ran: the command, shard K/N, the options that every
+//                shard must share (identity), the build that ran it, the
+//                run's own record (cases, outputs, start, duration, host),
+//                and the SHA-256 of tally.cbor
+//   tally.cbor   the run's tallies (tally_codec.hpp), worst cases included
+// shard.json is written last, under a temporary name renamed into place: a
+// shard that was killed or failed leaves no shard.json, and merge names it as
+// missing rather than judging half a shard.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "shard.hpp"
+#include "tally.hpp"
+
+namespace bng::cert {
+
+inline constexpr std::string_view kShardSchema = "bngcert-shard";
+inline constexpr int kShardSchemaVersion = 1;
+inline constexpr std::string_view kShardFile = "shard.json";
+inline constexpr std::string_view kTallyFile = "tally.cbor";
+
+struct ShardRecord {
+  std::string command;  // "report", "certify" or "check"
+  Shard shard;
+  nlohmann::json identity;  // what every shard of one run must share (seed included)
+  nlohmann::json build;     // report.hpp build_json: tool, ISA path, libraries
+  nlohmann::json run;       // this shard's part of report.json's "run"
+  // check --pack: the cases this shard could not judge, {index, case, reason}.
+  nlohmann::json failed_cases = nlohmann::json::array();
+  std::vector<KernelTally> kernels;
+  std::filesystem::path dir;  // where it was read from
+};
+
+// Writes dir/tally.cbor, then dir/shard.json; creates dir. Refuses a dir that
+// already holds a shard (an earlier run's result is never overwritten).
+void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& record);
+
+// Reads a shard directory back; throws std::runtime_error naming the
+// directory and what is wrong (no shard.json, another schema, a tally whose
+// SHA-256 differs from the record, malformed content).
+ShardRecord read_shard_dir(const std::filesystem::path& dir);
+
+// The host this process runs on (for the record: which node ran a shard).
+std::string host_name();
+
+}  // namespace bng::cert
