@@ -2,8 +2,8 @@
 # Default suite: the one-machine one-liners of docs/certification.md §9 —
 # N shards through `xargs -P`, then through GNU `parallel`, each followed by
 # `bngcert merge` — run exactly as written there (the test fails if the doc's
-# lines change without it), on a small campaign; each merged certificate must
-# equal an unsharded certify of the same campaign (same_certificate.py) and
+# lines change without it), on a small campaign; each merged certificate, report
+# and reproducers must equal an unsharded certify's (same_as_unsharded.py) and
 # the one-liner must exit as the unsharded run did (0 PASS, 1 FAIL). With a
 # shard failing, the line must exit nonzero without merging.
 #
@@ -56,8 +56,8 @@ run() {
   ((rc == rc_unsharded)) || fail "$name: exit $rc, the unsharded certify exited $rc_unsharded: $(tail -n 20 "$name/run.log")"
   [[ $(find "$name/shards" -mindepth 1 -maxdepth 1 -type d | wc -l) == "$n" ]] ||
     fail "$name: expected $n shard directories"
-  python3 "$src/tests/cluster/same_certificate.py" unsharded/certificate.json "$name/merged/certificate.json" ||
-    fail "$name: the merged certificate differs from the unsharded one"
+  python3 "$src/tests/cluster/same_as_unsharded.py" unsharded "$name/merged" ||
+    fail "$name: the merge differs from the unsharded run"
   echo "$name: $n shards, exit $rc ($((SECONDS - t)) s)"
 }
 run xargs 3 "$xargs_line"

@@ -7,8 +7,8 @@
 #
 # 1. scripts/cluster/submit.sh: 4 shards (job array) + merge (afterok) +
 #    partial merge (afternotok). The merge job must run, the partial one be
-#    cancelled, and the merged certificate equal a local unsharded certify of
-#    the same campaign (tests/cluster/same_certificate.py).
+#    cancelled, and the merged certificate, report and reproducers equal a
+#    local unsharded certify's (tests/cluster/same_as_unsharded.py).
 # 2. The same with shard 2 cancelled (scancel) and shard 3 failing (its output
 #    path taken by a file): the merge job must be cancelled, the partial merge
 #    must run, name shards 2 and 3 and exit nonzero, and no PASS certificate
@@ -127,9 +127,9 @@ if ((rc_local == 0)); then want=COMPLETED; else want=FAILED; fi
   fail "run1: merge job $merge_state, expected $want $rc_local:0 (the unsharded certify exited $rc_local)"
 [[ $partial_state == CANCELLED* ]] || fail "run1: partial-merge job $partial_state, expected CANCELLED"
 [[ -f $tmp/run1/merged/certificate.json ]] || fail "run1: no merged certificate"
-python3 "$src/tests/cluster/same_certificate.py" "$tmp/local/certificate.json" \
-  "$tmp/run1/merged/certificate.json" || fail "run1: merged certificate differs from the unsharded one"
-echo "run1: merge $merge_state, partial merge $partial_state, merged certificate = unsharded ($(verdict "$tmp/run1/merged/certificate.json"))"
+python3 "$src/tests/cluster/same_as_unsharded.py" "$tmp/local" "$tmp/run1/merged" ||
+  fail "run1: the merge differs from the unsharded run"
+echo "run1: merge $merge_state, partial merge $partial_state, merged = unsharded ($(verdict "$tmp/run1/merged/certificate.json"))"
 
 # --- 2. shard 2 cancelled, shard 3 fails -------------------------------------
 # The partition is down while the jobs are submitted, so that nothing runs
@@ -151,7 +151,7 @@ merge_state=$(job_state "$merge")
 partial_state=$(job_state "$partial")
 [[ $merge_state == CANCELLED* ]] || fail "run2: merge job $merge_state, expected CANCELLED (dependency never satisfied)"
 [[ $partial_state == FAILED* ]] || fail "run2: partial-merge job $partial_state, expected FAILED"
-grep -q 'shards without a complete directory: 2 3 (of 4)' "$tmp/run2/logs/partial.out" ||
+grep -q 'MISSING: 2/4 3/4' "$tmp/run2/logs/partial.out" ||
   fail "run2: the partial merge does not name shards 2 and 3"
 # No PASS certificate out of run2 (the shard directories hold only tallies).
 while IFS= read -r -d '' cert; do
@@ -160,6 +160,9 @@ while IFS= read -r -d '' cert; do
   echo "run2: $cert: verdict $v"
 done < <(find "$tmp/run2" -path "$tmp/run2/shards" -prune -o -name certificate.json -print0)
 [[ -f $tmp/run2/merged/certificate.json ]] || fail "run2: the partial merge wrote no certificate"
+missing=$(python3 -c 'import json,sys; print(*json.load(open(sys.argv[1]))["runs"][0]["sharding"]["missing"])' \
+  "$tmp/run2/merged/certificate.json")
+[[ $missing == "2 3" ]] || fail "run2: the partial certificate records missing shards '$missing', expected '2 3'"
 echo "run2: merge $merge_state, partial merge $partial_state, shards 2 and 3 named"
 
 echo "PASS ($(elapsed))"
