@@ -10,6 +10,7 @@
 #include "bng/optimized/isa.hpp"
 #include "competitors.hpp"
 #include "shapes.hpp"
+#include "workload.hpp"
 
 namespace bng::bench {
 
@@ -39,6 +40,7 @@ void add_context() {
       std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch));
   benchmark::AddCustomContext("onednn_cpu_runtime", "OpenMP");
   benchmark::AddCustomContext("bng_isa", bng::opt::isa_name());
+  benchmark::AddCustomContext("huge_pages", huge_pages() ? "madvise" : "off");
   benchmark::AddCustomContext("omp_max_threads", std::to_string(omp_get_max_threads()));
   benchmark::AddCustomContext(
       "byte_definition",

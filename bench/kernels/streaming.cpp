@@ -1,7 +1,14 @@
-// The bandwidth limit: reads two data arrays and the three per-channel inputs,
-// writes one data array and two per-channel outputs — the compulsory bytes of
-// shapes.hpp — with one add per element, split over OpenMP threads in
-// contiguous halves. Ordinary (write-allocate) stores, as our kernels and
+// The bandwidth limits.
+// - stream_*: reads two data arrays and the three per-channel inputs, writes
+//   one data array and two per-channel outputs — the compulsory bytes of
+//   shapes.hpp — with one add per element, split over OpenMP threads in
+//   contiguous halves.
+// - stream2_*: the limit of any training kernel, which needs full-batch
+//   per-channel sums before its first dx: pass 1 reads both data arrays into
+//   per-channel sums (rows split over the threads, partial sums combined
+//   after a barrier), pass 2 reads both again and writes dx. On tensors
+//   larger than the caches that is four reads and one write per element. Ordinary (write-allocate)
+//   stores, as our kernels and
 // oneDNN's use; built with -O3 -march=native (see CMakeLists.txt) so the loop
 // is not the limit.
 #include <benchmark/benchmark.h>
@@ -9,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "competitors.hpp"
 #include "workload.hpp"
@@ -42,6 +50,77 @@ void stream_all(const T* a, const T* b, T* out, std::int64_t n, const S* s0, con
   }
 }
 
+// Rows [r0, r1) of a batch x channels matrix: pass 1 adds a + b of each
+// element into acc[channel].
+template <typename T, typename A>
+void sum_rows(const T* __restrict a, const T* __restrict b, A* __restrict acc, std::int64_t r0,
+              std::int64_t r1, std::int64_t channels) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const T* ar = a + r * channels;
+    const T* br = b + r * channels;
+    for (std::int64_t c = 0; c < channels; ++c) acc[c] = static_cast<A>(acc[c] + ar[c] + br[c]);
+  }
+}
+
+// Pass 2 over rows [r0, r1): out = a + b + the channel's total.
+template <typename T, typename A>
+void apply_rows(const T* __restrict a, const T* __restrict b, const A* __restrict total,
+                T* __restrict out, std::int64_t r0, std::int64_t r1, std::int64_t channels) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const std::int64_t o = r * channels;
+    for (std::int64_t c = 0; c < channels; ++c)
+      out[o + c] = static_cast<T>(a[o + c] + b[o + c] + total[c]);
+  }
+}
+
+template <typename T, typename A>
+void two_pass_all(const T* a, const T* b, T* out, std::int64_t batch, std::int64_t channels,
+                  int threads, std::vector<A>& partial) {
+  partial.assign(static_cast<std::size_t>(channels * (threads + 1)), A{});
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::int64_t rows = (batch + nt - 1) / nt;
+    const std::int64_t r0 = std::min(batch, t * rows), r1 = std::min(batch, (t + 1) * rows);
+    A* mine = partial.data() + t * channels;
+    sum_rows(a, b, mine, r0, r1, channels);
+#pragma omp barrier
+    // Every thread adds up the partial sums of its own slice of channels.
+    A* total = partial.data() + nt * channels;
+    const std::int64_t cs = (channels + nt - 1) / nt;
+    for (std::int64_t c = t * cs; c < std::min(channels, (t + 1) * cs); ++c) {
+      A sum{};
+      for (std::int64_t u = 0; u < nt; ++u) sum = static_cast<A>(sum + partial[u * channels + c]);
+      total[c] = sum;
+    }
+#pragma omp barrier
+    apply_rows(a, b, total, out, r0, r1, channels);
+  }
+}
+
+void run_two_pass(benchmark::State& state, DataType type, Shape s, int threads) {
+  Workload& w = workload(s, type);
+  std::vector<float> partial_f;
+  std::vector<std::uint16_t> partial_h;
+  auto call = [&] {
+    if (type == DataType::f32)
+      two_pass_all(w.as<const float>(w.x), w.as<const float>(w.dy), w.as<float>(w.dx), s.batch,
+                   s.channel, threads, partial_f);
+    else  // 16-bit integer adds move the same bytes as binary16 data would
+      two_pass_all(w.as<const std::uint16_t>(w.x), w.as<const std::uint16_t>(w.dy),
+                   w.as<std::uint16_t>(w.dx), s.batch, s.channel, threads, partial_h);
+  };
+  if (wants_warm_up(s)) call();
+  for (auto _ : state) {
+    call();
+    benchmark::ClobberMemory();
+  }
+  // Charged the compulsory bytes like every competitor: its GB/s compares directly.
+  const std::int64_t width = type == DataType::f32 ? 4 : 2;
+  state.SetBytesProcessed(state.iterations() * compulsory_bytes(s, width, width));
+  state.SetItemsProcessed(state.iterations() * s.elements());
+}
+
 void run(benchmark::State& state, DataType type, Shape s, int threads) {
   Workload& w = workload(s, type);
   const std::int64_t n = s.elements();
@@ -69,6 +148,11 @@ void add(DataType type, Shape s, int threads) {
   const char* name = type == DataType::f32 ? "stream_f32" : "stream_f16";
   benchmark::RegisterBenchmark(benchmark_name(name, s, threads, "copy").c_str(),
                                [=](benchmark::State& st) { run(st, type, s, threads); })
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+  const char* two_pass = type == DataType::f32 ? "stream2_f32" : "stream2_f16";
+  benchmark::RegisterBenchmark(benchmark_name(two_pass, s, threads, "train").c_str(),
+                               [=](benchmark::State& st) { run_two_pass(st, type, s, threads); })
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
 }

@@ -21,6 +21,10 @@ struct FreeDeleter {
 };
 using Bytes = std::unique_ptr<unsigned char[], FreeDeleter>;
 
+// BNG_BENCH_HUGE_PAGES=1: large buffers on transparent huge pages
+// (madvise); otherwise ordinary 4 KiB pages. docs/performance.md shows both.
+bool huge_pages();
+
 struct Workload {
   Shape shape{};
   DataType type = DataType::f32;

@@ -49,6 +49,13 @@ void add_common(CLI::App* app, LibraryPaths& libs, Progress::Style& progress) {
       ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
 }
 
+// --progress on the quick subcommands (merge, verify): accepted as on every
+// other, so scripts can pass it everywhere; they have nothing to show.
+void accept_progress(CLI::App* app, Progress::Style& progress) {
+  app->add_option("--progress", progress, "accepted for uniformity; this subcommand is quick")
+      ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
+}
+
 void add_campaign(CLI::App* app, CampaignOptions& o, std::vector<std::string>& targets,
                   std::vector<std::string>& modes) {
   app->add_option("--targets,-t", targets, "targets to run (ft78ne, mt7004; default both)")
@@ -228,9 +235,8 @@ int main(int argc, char** argv) {
   merge->add_flag("--partial", merge_opts.partial,
                   "merge the shards that are there even if some are missing; the verdict is "
                   "then PARTIAL, never PASS");
-  Progress::Style merge_progress = Progress::Style::automatic;  // accepted as everywhere
-  merge->add_option("--progress", merge_progress, "accepted for uniformity; merge is quick")
-      ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
+  Progress::Style quick_progress = Progress::Style::automatic;
+  accept_progress(merge, quick_progress);
 
   bng::cert::DiffOptions diff_opts;
   CLI::App* diff = bng::cert::add_diff_command(app, diff_opts);
@@ -249,10 +255,7 @@ int main(int argc, char** argv) {
       ->required();
   verify->add_option("--lib-ft78ne", verify_libs.ft78ne, "the ft78ne library file to check");
   verify->add_option("--lib-mt7004", verify_libs.mt7004, "the mt7004 library file to check");
-  Progress::Style verify_progress =
-      Progress::Style::automatic;  // accepted as everywhere; nothing to show
-  verify->add_option("--progress", verify_progress, "accepted for uniformity; verify is quick")
-      ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
+  accept_progress(verify, quick_progress);
 
   try {
     app.parse(argc, argv);
