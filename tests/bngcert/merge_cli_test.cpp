@@ -248,6 +248,13 @@ TEST(Merge, RefusesShardsThatDoNotBelongTogetherNamingTheCulprit) {
   const Result j =
       bngcert("merge " + s1 + " " + (dir.path() / "junk").string() + " --out " + out.string());
   EXPECT_EQ(j.status, 2) << j.output;
+  // An --out where no shard can be written fails before any case runs.
+  std::ofstream(dir.path() / "blocked") << "a file";
+  const Result blocked = bngcert("certify" + campaign + " --seed 8 --shard 1/3 --out " +
+                                 (dir.path() / "blocked").string());
+  EXPECT_EQ(blocked.status, 2) << blocked.output;
+  EXPECT_EQ(blocked.output.find("campaign:"), std::string::npos)
+      << "no case should run: " << blocked.output;
   // A shard spec that is not K/N.
   for (const char* bad : {"0/3", "4/3", "3", "a/b", "1/0"}) {
     const Result r = bngcert("certify" + campaign + " --seed 8 --shard " + bad + " --out " +
@@ -310,6 +317,6 @@ TEST(Merge, EveryIsaPathShardedGivesTheUnshardedMultiPathCertificate) {
               "certificate");
   for (const auto& run : read_json(whole / "certificate.json")["runs"]) {
     const std::string path = run["isa"]["path"].get<std::string>();
-    expect_same_run(whole / path, merged / path);
+    expect_same_run(whole / path, merged / path);  // its certificate too
   }
 }

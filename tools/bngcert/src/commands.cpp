@@ -84,6 +84,7 @@ void summary_line(const json& report, const std::filesystem::path& out) {
 }  // namespace
 
 int run_report(const CampaignOptions& options, const std::filesystem::path& out) {
+  if (options.shard) prepare_shard_dir(out);
   const CampaignResult r = run_campaign(options);
   if (options.shard) return write_campaign_shard("report", r, out);
   const json report = write_report(out, campaign_run_json(r), r.kernels);
@@ -92,6 +93,7 @@ int run_report(const CampaignOptions& options, const std::filesystem::path& out)
 }
 
 int run_certify(const CampaignOptions& options, const std::filesystem::path& out) {
+  if (options.shard) prepare_shard_dir(out);
   const CampaignResult r = run_campaign(options);
   if (options.shard) return write_campaign_shard("certify", r, out);
   const json report = write_report(out, campaign_run_json(r), r.kernels);

@@ -264,7 +264,15 @@ int run_merge(const MergeOptions& o) {
   }
   bool pass = !partial;
   for (const json& r : reports) pass = pass && r["verdict"]["pass"].get<bool>();
-  if (command != "report") pass = write_certificate(o.out, reports);
+  if (command != "report") {
+    // As `certify --isa all` does: each path's own certificate beside its
+    // report, and the one over every path in --out.
+    if (runs.size() > 1) {
+      for (std::size_t k = 0; k < runs.size(); ++k)
+        write_certificate(o.out / paths[k], {reports[k]});
+    }
+    pass = write_certificate(o.out, reports);
+  }
 
   const int count = records.front().shard.count;
   for (std::size_t k = 0; k < runs.size(); ++k) {

@@ -349,6 +349,7 @@ int run_pack_check(const PackCheckOptions& o) {
     return kExitError;
   }
   const std::optional<Shard> shard = o.shard ? o.shard : p.exported_shard;
+  if (shard) prepare_shard_dir(o.out);
   std::vector<std::size_t> owned;
   for (std::size_t i = 0; i < p.cases.size(); ++i) {
     if (!o.shard || o.shard->owns(p.cases[i].job)) owned.push_back(i);

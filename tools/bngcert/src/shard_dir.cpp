@@ -22,13 +22,29 @@ std::string host_name() {
   return buf;
 }
 
-void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& r) {
+void prepare_shard_dir(const std::filesystem::path& dir) {
   if (std::filesystem::exists(dir / kShardFile)) {
     throw std::invalid_argument(
         fmt::format("{} already holds a shard ({}): choose a new --out directory per shard",
                     dir.string(), kShardFile));
   }
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    throw std::invalid_argument(fmt::format("--out {}: cannot create the shard directory ({})",
+                                            dir.string(),
+                                            ec ? ec.message() : "a file is in the way"));
+  }
+  const std::filesystem::path probe = dir / (std::string(kShardFile) + ".probe");
+  {
+    std::ofstream f(probe);
+    if (!f) throw std::invalid_argument(fmt::format("--out {}: not writable", dir.string()));
+  }
+  std::filesystem::remove(probe);
+}
+
+void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& r) {
+  prepare_shard_dir(dir);
   const std::vector<std::uint8_t> tally = encode_tallies(r.kernels);
   {
     std::ofstream f(dir / kTallyFile, std::ios::binary | std::ios::trunc);

@@ -37,6 +37,11 @@ struct ShardRecord {
   std::filesystem::path dir;  // where it was read from
 };
 
+// Before a shard runs: creates dir and makes sure a shard can be written
+// there (no earlier shard.json, writable), so a bad --out fails at once
+// rather than after hours of cases. Throws std::invalid_argument.
+void prepare_shard_dir(const std::filesystem::path& dir);
+
 // Writes dir/tally.cbor, then dir/shard.json; creates dir. Refuses a dir that
 // already holds a shard (an earlier run's result is never overwritten).
 void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& record);
