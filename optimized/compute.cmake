@@ -16,14 +16,15 @@ set(BNG_COMPUTE_SOURCES_ft78ne
     ${_bng_c}/ft78ne/compute_fp.cpp)
 set(BNG_COMPUTE_SOURCES_mt7004
     ${_bng_c}/mt7004/compute.cpp)
-set(BNG_COMPUTE_INCLUDE_DIRS ${_bng_c}/include)
+set(BNG_COMPUTE_INCLUDE_DIRS ${_bng_c}/include ${PROJECT_SOURCE_DIR}/common/include)
 set(BNG_COMPUTE_LIBS hwy::hwy Threads::Threads)
 # Highway re-includes each kernel file once per instruction set through
 # HWY_TARGET_INCLUDE, which is resolved on the include path: give the kernel
 # sources their own folder on it, so the including library need not know.
 set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_SOURCES_ft78ne}
                             ${BNG_COMPUTE_SOURCES_mt7004}
-                            PROPERTIES INCLUDE_DIRECTORIES "${_bng_c};${_bng_c}/include")
+                            PROPERTIES INCLUDE_DIRECTORIES
+                                       "${_bng_c};${_bng_c}/include;${PROJECT_SOURCE_DIR}/common/include")
 
 
 add_library(bng_isa_info STATIC ${_bng_c}/isa.cpp)
