@@ -7,11 +7,18 @@ include(CMakePackageConfigHelpers)
 
 set(BNG_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/BatchNormGrad)
 
-install(TARGETS batchnormgrad_ft78ne batchnormgrad_mt7004
+# Every target of the registry (cmake/BngTargets.cmake).
+set(bng_shared_libraries)
+set(bng_static_libraries)
+foreach(target IN LISTS BNG_TARGETS)
+  list(APPEND bng_shared_libraries batchnormgrad_${target})
+  list(APPEND bng_static_libraries batchnormgrad_${target}_static)
+endforeach()
+install(TARGETS ${bng_shared_libraries}
         EXPORT BatchNormGradTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT bng_runtime
                 NAMELINK_COMPONENT bng_development)
-install(TARGETS batchnormgrad_ft78ne_static batchnormgrad_mt7004_static
+install(TARGETS ${bng_static_libraries}
         EXPORT BatchNormGradStaticTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT bng_development)
 install(FILES ${PROJECT_SOURCE_DIR}/include/batchnormgrad.h
@@ -26,6 +33,7 @@ install(EXPORT BatchNormGradStaticTargets
         NAMESPACE BatchNormGrad::
         DESTINATION ${BNG_PACKAGE_DIR} COMPONENT bng_development)
 
+list(JOIN BNG_TARGETS ", " BNG_TARGETS_TEXT)
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/BatchNormGradConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/BatchNormGradConfig.cmake

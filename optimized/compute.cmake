@@ -1,7 +1,8 @@
 # The compute kernels (issue 3), included by optimized/CMakeLists.txt, which
 # compiles these sources into each target's library (-fPIC, hidden visibility).
 #   BNG_COMPUTE_COMMON_SOURCES   shared mechanics (core pool, partitioning, ISA choice)
-#   BNG_COMPUTE_SOURCES_<target> the per-target kernels
+#   BNG_COMPUTE_SOURCES_<target> the per-target kernels (<target>/compute.cpp, for
+#                                every target of BNG_TARGETS: cmake/BngTargets.cmake)
 #   BNG_COMPUTE_INCLUDE_DIRS     include directories the sources need
 #   BNG_COMPUTE_LIBS             what the kernels link
 #   bng_isa_info                 static library: bng::opt::isa_name() for the report tool
@@ -12,18 +13,19 @@ set(BNG_COMPUTE_COMMON_SOURCES
     ${_bng_c}/isa.cpp
     ${_bng_c}/lane_kernels.cpp
     ${_bng_c}/partition.cpp)
-set(BNG_COMPUTE_SOURCES_ft78ne
-    ${_bng_c}/ft78ne/compute_fp.cpp)
-set(BNG_COMPUTE_SOURCES_mt7004
-    ${_bng_c}/mt7004/compute.cpp)
-set(BNG_COMPUTE_INCLUDE_DIRS ${_bng_c}/include)
+set(BNG_COMPUTE_TARGET_SOURCES)
+foreach(target IN LISTS BNG_TARGETS)
+  set(BNG_COMPUTE_SOURCES_${target} ${_bng_c}/${target}/compute.cpp)
+  list(APPEND BNG_COMPUTE_TARGET_SOURCES ${BNG_COMPUTE_SOURCES_${target}})
+endforeach()
+set(BNG_COMPUTE_INCLUDE_DIRS ${_bng_c}/include ${PROJECT_SOURCE_DIR}/common/include)
 set(BNG_COMPUTE_LIBS hwy::hwy Threads::Threads)
 # Highway re-includes each kernel file once per instruction set through
 # HWY_TARGET_INCLUDE, which is resolved on the include path: give the kernel
 # sources their own folder on it, so the including library need not know.
-set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_SOURCES_ft78ne}
-                            ${BNG_COMPUTE_SOURCES_mt7004}
-                            PROPERTIES INCLUDE_DIRECTORIES "${_bng_c};${_bng_c}/include")
+set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_TARGET_SOURCES}
+                            PROPERTIES INCLUDE_DIRECTORIES
+                                       "${_bng_c};${_bng_c}/include;${PROJECT_SOURCE_DIR}/common/include")
 
 
 add_library(bng_isa_info STATIC ${_bng_c}/isa.cpp)

@@ -7,8 +7,8 @@
 #include <type_traits>
 
 #include "binary32_coefficients.hpp"
+#include "bng/binary16.hpp"
 #include "bng/optimized/isa.hpp"
-#include "half_bits.hpp"
 #include "output_rounding.hpp"
 #include "partition.hpp"
 #include "scalar_elements.hpp"
@@ -33,7 +33,7 @@ using DU = hn::RebindToUnsigned<DD>;
 
 // F16C (hardware binary16 <-> binary32) comes with Highway's AVX2 and AVX3
 // targets. Elsewhere Highway's emulated conversions saturate and mishandle
-// Inf/NaN, so the portable path converts lane by lane with half_bits.hpp.
+// Inf/NaN, so the portable path converts lane by lane with bng/binary16.hpp.
 // (The macro serves the #if around code that names F16C-only operations.)
 #ifndef BNG_HARDWARE_CONVERSIONS
 #define BNG_HARDWARE_CONVERSIONS (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3)
@@ -89,7 +89,7 @@ VD load(const void* p, std::int64_t i) {
   }
 }
 
-// Rounds t to binary16 precision in double, exactly as double_to_half_rn
+// Rounds t to binary16 precision in double, exactly as binary16::round_from_double
 // (ties to even, subnormal spacing 2^-24 below 2^-14): adding and removing
 // C = 1.5 * 2^(e+42), e = max(exponent(|t|), -14), leaves |t| on the grid of
 // spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. For

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "half_bits.hpp"
+#include "bng/binary16.hpp"
 
 namespace bng::opt {
 
@@ -80,7 +80,7 @@ inline std::uint16_t round_to_half(double t) {
   if (std::isnan(t)) return kCanonicalNanF16;
   const double a = std::fabs(t);
   if (a > kHalfMax && a < kHalfOverflow) t = std::copysign(kHalfMax, t);
-  return double_to_half_rn(t);
+  return binary16::round_from_double(t);
 }
 
 }  // namespace bng::opt

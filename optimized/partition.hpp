@@ -12,7 +12,7 @@ namespace bng::opt {
 inline constexpr std::int64_t kBlockRows = 128;
 
 // The modelled properties of a target that shape its partitioning
-// (optimized/<target>/target.hpp).
+// (the target registry, bng/optimized/targets.inc).
 struct TargetModel {
   int cores;                  // parts never exceed this
   int vector_lanes;           // binary32 lanes; wide rows and column boundaries are multiples of it

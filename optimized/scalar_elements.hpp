@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "half_bits.hpp"
+#include "bng/binary16.hpp"
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
 
@@ -20,7 +20,7 @@ double load1(const void* p, std::int64_t i) {
   if constexpr (T == DataType::f32) {
     return static_cast<const float*>(p)[i];
   } else {
-    return half_to_float(static_cast<const std::uint16_t*>(p)[i]);
+    return binary16::to_float(static_cast<const std::uint16_t*>(p)[i]);
   }
 }
 

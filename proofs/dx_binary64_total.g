@@ -36,6 +36,5 @@ f3 = ys * th3 + rs * beta_s * (1 + th3);
   /\ |rb| <= 1 /\ |rs| <= 1
   ->
      E - |f1| >= 0 /\ E - |f2| >= 0 /\ E - |f3| >= 0
-  /\ @ALPHA_FP_FT78NE@ - 2 * E >= 0
-  /\ @ALPHA_FP_MT7004@ - 2 * E >= 0
-  /\ @ALPHA_FP_FT78NE@ - 2 * u >= 0 /\ @ALPHA_FP_MT7004@ - 2 * u >= 0 }
+  /\ @ALPHA_BINARY64@ - 2 * E >= 0
+  /\ @ALPHA_BINARY64@ - 2 * u >= 0 }

@@ -54,6 +54,5 @@ f_inf = r32(@FLOAT_ROUNDS_TO_INF@);
   /\ f_clamp - @FLOAT_MAX@ in [0, 0] /\ f_inf - @FLOAT_OVERFLOW@ in [0, 0]
   /\ |w -/ t| <= claim{0x1p-23} /\ |wz - z| <= claim{0x1p-149}
   /\ 0x1p-25 - (0x1p-22 * 0x1p-14 + 0x1p-148) >= 0
-  /\ @ALPHA_HP_MT7004@ - (2 + 0x1p-22) * E64 >= 0
-  /\ @ALPHA_MP_MT7004@ - (2 + 0x1p-22) * E64 >= 0
-  /\ @ALPHA_HP_MT7004@ - (2 + 0x1p-22) * E_pairs >= 0 }
+  /\ @ALPHA_BINARY16_DATA@ - (2 + 0x1p-22) * E64 >= 0
+  /\ @ALPHA_BINARY16_DATA@ - (2 + 0x1p-22) * E_pairs >= 0 }

@@ -31,10 +31,10 @@ struct Constant {
 // Every name a proof may use as @NAME@ (docs/accuracy.md §6 maps the proofs
 // to the constants they check).
 const Constant kConstants[] = {
-    {"ALPHA_FP_FT78NE", bng::opt::ft78ne::alpha_fp},
-    {"ALPHA_FP_MT7004", bng::opt::mt7004::alpha_fp},
-    {"ALPHA_HP_MT7004", bng::opt::mt7004::alpha_hp},
-    {"ALPHA_MP_MT7004", bng::opt::mt7004::alpha_mp},
+    // The alpha of each kind of kernel; every target of the registry declares
+    // these or looser (static_assert in bng/optimized/targets.hpp).
+    {"ALPHA_BINARY64", bng::opt::kAlphaBinary64},
+    {"ALPHA_BINARY16_DATA", bng::opt::kAlphaBinary16Data},
     {"ERROR_PER_MAGNITUDE", bng::opt::kErrorPerMagnitude},
     {"ERROR_PER_MAGNITUDE_BINARY32_SUMS", bng::opt::kErrorPerMagnitudeBinary32Sums},
     {"BLOCK_ROWS", static_cast<double>(bng::opt::kBlockRows)},

@@ -33,5 +33,4 @@ beta_s = u + beta_b * (1 + u) + u * (1 + u + beta_b * (1 + u));
   /\ claim{0x1p-5} - 3 * N30 * N30 * u >= 0
   /\ claim{(L + 1.04) * u * (1 + 0x1p-40)} - beta_b >= 0
   /\ claim{(L + 4) * u * (1 + 0x1p-40)} - beta_s >= 0
-  /\ @ALPHA_FP_FT78NE@ - 2 * beta_s >= 0
-  /\ @ALPHA_FP_MT7004@ - 2 * beta_s >= 0 }
+  /\ @ALPHA_BINARY64@ - 2 * beta_s >= 0 }

@@ -42,8 +42,17 @@ git ls-files -z --cached --others --exclude-standard | grep -zv '^build/' |
   xargs -0 cp --parents -t "$src"
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBNG_BUILD_TOOLS=OFF \
       -DBNG_BUILD_BENCH=OFF >/dev/null
-kernel_tests=(kernels_ft78ne_determinism_test kernels_mt7004_determinism_test
-              kernels_ft78ne_isa_paths_test kernels_mt7004_isa_paths_test)
+# Every target of the registry (optimized/include/bng/optimized/targets.inc).
+mapfile -t targets < <(sed -n 's/^BNG_TARGET(\([a-z0-9_]*\),.*/\1/p' \
+                         "$root/optimized/include/bng/optimized/targets.inc")
+kernel_tests=()
+libraries=()
+lib_env=()
+for t in "${targets[@]}"; do
+  kernel_tests+=("kernels_${t}_determinism_test" "kernels_${t}_isa_paths_test")
+  libraries+=("batchnormgrad_$t")
+  lib_env+=("BNG_LIB_${t^^}=$build/optimized/libbatchnormgrad_$t.so")
+done
 prop_filter="Accuracy.*:Reproducible.*:ReproducibleLarge.*:EveryMask.*:FormsIdentical.*:InPlace.*:Status.*:EveryFault.*:HardCases.*"
 seed=${BNG_BITES_SEED:-20261129}
 
@@ -52,7 +61,7 @@ seed=${BNG_BITES_SEED:-20261129}
 run_suite() {
   local log=$1
   : >"$log"
-  cmake --build "$build" --target batchnormgrad_ft78ne batchnormgrad_mt7004 "${kernel_tests[@]}" \
+  cmake --build "$build" --target "${libraries[@]}" "${kernel_tests[@]}" \
         -j2 >>"$log" 2>&1 || { echo "BUILD FAILED" >>"$log"; return 3; }
   local t
   for t in "${kernel_tests[@]}"; do
@@ -60,8 +69,7 @@ run_suite() {
       --gtest_filter='*IdenticalChannelsGiveIdenticalBits:*CompensatedBlockSums*:*EveryPathGivesThePortableBits' \
       >>"$log" 2>&1 || return 1
   done
-  BNG_LIB_FT78NE="$build/optimized/libbatchnormgrad_ft78ne.so" \
-  BNG_LIB_MT7004="$build/optimized/libbatchnormgrad_mt7004.so" \
+  env "${lib_env[@]}" \
   RC_PARAMS="seed=$seed max_success=100" BNG_SHRINK_SECONDS=20 \
     "$prop_exe" --gtest_filter="$prop_filter" >>"$log" 2>&1 || return 1
 }

@@ -44,7 +44,7 @@ const fs::path& dump_dir() {
       c.scale.push_back(bng::ref::round_to(bng::Format::binary32, 1.0 + 0.2 * normal(rng)));
     }
     bng::prop::CallSpec spec;
-    spec.target = bng::prop::Target::mt7004;
+    spec.target = bng::prop::target("mt7004");
     spec.combo = bng::Combo::fp;
     spec.storage = bng::prop::Storage::private_;
     const auto got = bng::prop::run(c, spec);

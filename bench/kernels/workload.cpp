@@ -10,17 +10,15 @@
 #include <string_view>
 #include <tuple>
 
+#include "bng/binary16.hpp"
+
 namespace bng::bench {
 namespace {
 
-// Binary16 bits of a float known to be a normal binary16 value or zero;
-// every value filled below is (by construction) one of those, so no rounding.
+// Binary16 bits of a float known to be a binary16 value (every value filled
+// below is, by construction), so no rounding.
 std::uint16_t exact_half_bits(float v) {
-  const std::uint32_t f = std::bit_cast<std::uint32_t>(v);
-  const std::uint32_t sign = (f >> 16) & 0x8000u;
-  if ((f & 0x7fffffffu) == 0) return static_cast<std::uint16_t>(sign);
-  const std::uint32_t exponent = ((f >> 23) & 0xffu) - 127u + 15u;
-  return static_cast<std::uint16_t>(sign | (exponent << 10) | ((f >> 13) & 0x3ffu));
+  return binary16::exact_from_double(v).value();
 }
 
 // Values k/256 with |k| <= 512: exact in binary16, so the f16 and f32

@@ -1,7 +1,17 @@
+// MT7004's kernels: fp, hp (binary16 statistics) and mp (binary16 data,
+// binary32 statistics), the generic driver and lane kernels instantiated with
+// the target's model from the registry (bng/optimized/targets.inc). On this
+// host build that is all that is per target; a port to the device puts its
+// own kernels here (docs/targets.md).
 #include "../batchnorm_driver.hpp"
-#include "target.hpp"
+#include "bng/optimized/targets.hpp"
 
-namespace bng::opt::mt7004 {
+namespace bng::opt::target {
+namespace {
+constexpr const TargetInfo& kInfo = target_info("mt7004");
+constexpr TargetModel kModel{kInfo.cores, kInfo.vector_lanes, kInfo.local_memory};
+}  // namespace
+
 void compute_fp(const Args& a) {
   run_batchnorm<DataType::f32, StatsF32>(a, kModel);
 }
@@ -11,4 +21,4 @@ void compute_hp(const Args& a) {
 void compute_mp(const Args& a) {
   run_batchnorm<DataType::f16, StatsF32>(a, kModel);
 }
-}  // namespace bng::opt::mt7004
+}  // namespace bng::opt::target

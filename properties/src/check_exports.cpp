@@ -19,10 +19,16 @@ std::string check_exports(Target t) {
   for (const std::string& name : want) {
     if (find_symbol(t, name.c_str()) == nullptr) os << " dlsym cannot find " << name << ";";
   }
-  if (t == Target::ft78ne) {
-    for (const char* p : {"hp_batch_norm_grad_s", "hp_batch_norm_grad_p", "hp_batchnormgrad_s",
-                          "hp_batchnormgrad_p", "mp_batch_norm_grad_s", "mp_batch_norm_grad_p"}) {
-      if (find_symbol(t, p) != nullptr) os << " ft78ne exports " << p << " (fp32 hardware only);";
+  // No entry point of a kernel the registry does not give the target.
+  for (Combo c : {Combo::fp, Combo::hp, Combo::mp}) {
+    for (Form f : {Form::params, Form::flat}) {
+      for (Storage st : {Storage::shared, Storage::private_}) {
+        const CallSpec spec{t, c, st, f, 1};
+        if (exists(spec)) continue;
+        const std::string name = entry_point(spec);
+        if (find_symbol(t, name.c_str()) != nullptr)
+          os << " " << target_name(t) << " exports " << name << " (no such kernel or form);";
+      }
     }
   }
   if (!extra.empty()) {

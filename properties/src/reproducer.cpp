@@ -98,8 +98,10 @@ std::string reproducer(const Case& c, const CallSpec& spec, const std::string& r
 
 namespace bng {
 void showValue(const Case& c, std::ostream& os) {
-  prop::CallSpec none{prop::Target::mt7004, c.combo, prop::Storage::private_, prop::Form::params,
-                      0};
+  // Described as a call of the first target that has the combo (any would do).
+  const auto targets = prop::targets_with(c.combo);
+  prop::CallSpec none{targets.empty() ? prop::Target{} : targets.front(), c.combo,
+                      prop::Storage::private_, prop::Form::params, 0};
   os << "Case{" << combo_name(c.combo) << "} " << prop::describe_case(c, none, -1, 64);
 }
 }  // namespace bng

@@ -3,13 +3,64 @@
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
-#include "bng/optimized/alpha.hpp"
+#include "bng/optimized/targets.hpp"
 
 namespace bng::prop {
 
+namespace {
+
+// The registry's kernel kinds are in the order of bng::Combo.
+static_assert(static_cast<std::size_t>(Combo::fp) == 0 &&
+              static_cast<std::size_t>(Combo::hp) == 1 &&
+              static_cast<std::size_t>(Combo::mp) == 2 && opt::kKernelKinds == 3);
+static_assert(opt::kTargetCount <= 256, "Target is a uint8_t index");
+
+const opt::TargetInfo& info(Target t) {
+  const auto i = static_cast<std::size_t>(t);
+  if (i >= opt::kTargetCount) throw std::out_of_range("no target number " + std::to_string(i));
+  return opt::kTargets[i];
+}
+
+}  // namespace
+
+std::vector<Target> all_targets() {
+  std::vector<Target> out;
+  for (std::size_t i = 0; i < opt::kTargetCount; ++i) out.push_back(static_cast<Target>(i));
+  return out;
+}
+
+std::optional<Target> find_target(std::string_view name) {
+  if (const auto i = opt::target_index(name)) return static_cast<Target>(*i);
+  return std::nullopt;
+}
+
+Target target(std::string_view name) {
+  if (const auto t = find_target(name)) return *t;
+  throw std::invalid_argument("unknown target '" + std::string(name) + "' (the registry has " +
+                              target_names() + ")");
+}
+
+std::string target_names(std::string_view separator) {
+  std::string out;
+  for (const opt::TargetInfo& t : opt::kTargets) {
+    if (!out.empty()) out += separator;
+    out += t.name;
+  }
+  return out;
+}
+
+std::vector<Target> targets_with(Combo c) {
+  std::vector<Target> out;
+  for (Target t : all_targets()) {
+    if (info(t).has_kernel(static_cast<std::size_t>(c))) out.push_back(t);
+  }
+  return out;
+}
+
 std::string_view target_name(Target t) {
-  return t == Target::ft78ne ? "ft78ne" : "mt7004";
+  return info(t).name;
 }
 std::string_view storage_name(Storage s) {
   return s == Storage::shared ? "s" : "p";
@@ -40,13 +91,16 @@ void showValue(const CallSpec& s, std::ostream& os) {
 }
 
 bool exists(const CallSpec& s) {
-  if (s.target == Target::ft78ne && s.combo != Combo::fp) return false;
+  if (!info(s.target).has_kernel(static_cast<std::size_t>(s.combo))) return false;
   return !(s.combo == Combo::mp && s.form == Form::flat);
 }
 
 std::vector<Combo> combos(Target t) {
-  if (t == Target::ft78ne) return {Combo::fp};
-  return {Combo::fp, Combo::hp, Combo::mp};
+  std::vector<Combo> out;
+  for (Combo c : {Combo::fp, Combo::hp, Combo::mp}) {
+    if (info(t).has_kernel(static_cast<std::size_t>(c))) out.push_back(c);
+  }
+  return out;
 }
 
 std::vector<std::string> spec_exports(Target t) {
@@ -75,13 +129,13 @@ std::vector<CallSpec> entry_points(Target t, Combo c, unsigned core_mask) {
 }
 
 double declared_alpha(Target t, Combo c) {
-  if (t == Target::ft78ne) {
-    if (c == Combo::fp) return opt::ft78ne::alpha_fp;
-    throw std::invalid_argument("ft78ne implements fp only");
+  const auto k = static_cast<std::size_t>(c);
+  if (k >= opt::kKernelKinds) throw std::invalid_argument("unknown combo");
+  if (!info(t).has_kernel(k)) {
+    throw std::invalid_argument(std::string(target_name(t)) + " has no " +
+                                std::string(combo_name(c)) + " kernel");
   }
-  const double a = opt::mt7004::alpha(c);
-  if (a == 0) throw std::invalid_argument("unknown combo");
-  return a;
+  return info(t).alpha[k];
 }
 
 }  // namespace bng::prop

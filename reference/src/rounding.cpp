@@ -6,10 +6,11 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
-#include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "bng/binary16.hpp"
 #include "bng/reference/exact.hpp"
 
 namespace bng::ref {
@@ -33,39 +34,18 @@ FormatTraits traits(Format f) {
   return f == Format::binary16 ? FormatTraits{11, -14, 15} : FormatTraits{24, -126, 127};
 }
 
+// Both through the project's one binary16 module (bng/binary16.hpp).
 double half_bits_to_double(std::uint16_t bits) {
-  const bool negative = (bits & 0x8000u) != 0;
-  const unsigned exp_field = (bits >> 10) & 0x1fu;
-  const unsigned frac = bits & 0x3ffu;
-  double mag = 0;
-  if (exp_field == 0x1f) {
-    mag = frac == 0 ? std::numeric_limits<double>::infinity()
-                    : std::numeric_limits<double>::quiet_NaN();
-  } else if (exp_field == 0) {
-    mag = std::ldexp(static_cast<double>(frac), -24);  // subnormal: frac * 2^(emin - 10)
-  } else {
-    mag = std::ldexp(static_cast<double>(frac | 0x400u), static_cast<int>(exp_field) - 25);
-  }
-  return negative ? -mag : mag;
+  return binary16::to_double(bits);
 }
 
 std::uint16_t double_to_half_bits(double v) {
-  if (std::isnan(v)) return std::signbit(v) ? 0xfe00u : 0x7e00u;
-  const std::uint16_t sign = std::signbit(v) ? 0x8000u : 0u;
-  if (std::isinf(v)) return sign | 0x7c00u;
-  if (!representable(v, Format::binary16)) {
+  const std::optional<std::uint16_t> bits = binary16::exact_from_double(v);
+  if (!bits) {
     throw std::invalid_argument("double_to_half_bits: " + hex_value(v) +
                                 " is not representable in binary16");
   }
-  if (v == 0) return sign;
-  const SmallDyadic d = decompose(v);
-  const int top = static_cast<int>(std::bit_width(d.mantissa)) - 1 + static_cast<int>(d.exponent);
-  if (top < -14) {  // subnormal: the value counts units of 2^-24
-    return static_cast<std::uint16_t>(sign | (d.mantissa << (d.exponent + 24)));
-  }
-  // Normal: 11-bit significand with the hidden bit at 2^top.
-  const std::uint64_t sig = d.mantissa << (10 - (top - d.exponent));
-  return static_cast<std::uint16_t>(sign | ((top + 15) << 10) | (sig & 0x3ffu));
+  return *bits;
 }
 
 double float_bits_to_double(std::uint32_t bits) {

@@ -99,7 +99,7 @@ TEST(FaultMap, OneBadPartShowsAsThatPartOnly) {
     Scratch dir("fault_part" + std::to_string(is_train));
     const Case c = make_case(is_train);
     Outputs o = perfect(c);
-    bng::cert::FaultSite site{bng::prop::Target::mt7004,
+    bng::cert::FaultSite site{bng::prop::target("mt7004"),
                               Combo::fp,
                               bng::cert::Output::dx,
                               is_train,

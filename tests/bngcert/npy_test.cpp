@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "binary16.hpp"
+#include "bng/binary16.hpp"
 #include "npy.hpp"
 
 namespace fs = std::filesystem;
@@ -87,8 +87,8 @@ bool same_value(double a, double b) {
 
 TEST(Binary16, EveryBitPatternRoundTripsExactly) {
   for (std::uint32_t bits = 0; bits <= 0xffff; ++bits) {
-    const double v = bng::cert::half_bits_to_double(static_cast<std::uint16_t>(bits));
-    const auto back = bng::cert::exact_half_bits(v);
+    const double v = bng::binary16::to_double(static_cast<std::uint16_t>(bits));
+    const auto back = bng::binary16::exact_from_double(v);
     ASSERT_TRUE(back.has_value()) << std::hex << bits;
     const bool is_nan = (bits & 0x7c00) == 0x7c00 && (bits & 0x3ff) != 0;
     const std::uint32_t want = is_nan ? ((bits & 0x8000) | 0x7e00) : bits;
@@ -97,17 +97,17 @@ TEST(Binary16, EveryBitPatternRoundTripsExactly) {
 }
 
 TEST(Binary16, KnownValues) {
-  EXPECT_EQ(bng::cert::half_bits_to_double(0x3c00), 1.0);
-  EXPECT_EQ(bng::cert::half_bits_to_double(0x7bff), 65504.0);
-  EXPECT_EQ(bng::cert::half_bits_to_double(0x0001), 0x1p-24);
-  EXPECT_EQ(bng::cert::half_bits_to_double(0x0400), 0x1p-14);
-  EXPECT_EQ(bng::cert::half_bits_to_double(0xc000), -2.0);
+  EXPECT_EQ(bng::binary16::to_double(0x3c00), 1.0);
+  EXPECT_EQ(bng::binary16::to_double(0x7bff), 65504.0);
+  EXPECT_EQ(bng::binary16::to_double(0x0001), 0x1p-24);
+  EXPECT_EQ(bng::binary16::to_double(0x0400), 0x1p-14);
+  EXPECT_EQ(bng::binary16::to_double(0xc000), -2.0);
 }
 
 TEST(Binary16, RefusesValuesThatNeedRounding) {
   for (double v : {0.1, 1.0 + 0x1p-11, 65520.0, 65536.0, 0x1p-25, 0x1p-24 * 1.5, 0x1p-14 + 0x1p-25,
                    1e300, -3.0e-8}) {
-    EXPECT_FALSE(bng::cert::exact_half_bits(v).has_value()) << v;
+    EXPECT_FALSE(bng::binary16::exact_from_double(v).has_value()) << v;
   }
 }
 

@@ -1,5 +1,5 @@
 // Helpers of the pack round-trip tests: run the C harnesses, export packs.
-// HARNESS_FT78NE and HARNESS_MT7004 are the built harnesses' paths.
+// BNG_HARNESSES: the built harnesses' paths, one per target of the registry.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ inline void export_pack(const fs::path& dir, const std::string& options = kSmall
 }
 
 inline void run_harnesses(const fs::path& pack) {
-  for (const char* h : {HARNESS_FT78NE, HARNESS_MT7004}) {
+  for (const char* h : {BNG_HARNESSES}) {
     const Run r = shell(std::string(h) + " " + pack.string());
     ASSERT_EQ(r.status, 0) << h << ": " << r.output;
   }

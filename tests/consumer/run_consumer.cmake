@@ -2,7 +2,7 @@
 # project/ against it with find_package(BatchNormGrad CONFIG), and runs it.
 #   cmake -DBUILD_DIR= -DWORK_DIR= -DSOURCE_DIR= -DGENERATOR= -DC_COMPILER=
 #         [-DC_FLAGS= -DLINKER_FLAGS= -DOBJDUMP=] -P run_consumer.cmake
-foreach(var BUILD_DIR WORK_DIR SOURCE_DIR GENERATOR C_COMPILER)
+foreach(var BUILD_DIR WORK_DIR SOURCE_DIR GENERATOR C_COMPILER TARGETS)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_consumer.cmake: -D${var}=... is required")
   endif()
@@ -31,7 +31,8 @@ foreach(file include/batchnormgrad.h)
     message(FATAL_ERROR "not installed: ${file}")
   endif()
 endforeach()
-foreach(t ft78ne mt7004)
+string(REPLACE "," ";" TARGETS "${TARGETS}")
+foreach(t IN LISTS TARGETS)
   file(GLOB_RECURSE found RELATIVE ${prefix} ${prefix}/*/libbatchnormgrad_${t}.*)
   foreach(kind "\\.so$" "\\.so\\.[0-9]+$" "\\.a$")
     list(FILTER found EXCLUDE REGEX "^$")

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "bng/properties/properties.hpp"
 #include "bng/reference/rounding.hpp"
@@ -38,7 +39,8 @@ double value(FuzzedDataProvider& in, Format f) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
   CallSpec spec;
-  spec.target = in.ConsumeBool() ? Target::mt7004 : Target::ft78ne;
+  const std::vector<Target> targets = all_targets();
+  spec.target = targets[in.ConsumeIntegralInRange<std::size_t>(0, targets.size() - 1)];
   const auto combos_of = combos(spec.target);
   spec.combo = combos_of[in.ConsumeIntegralInRange<std::size_t>(0, combos_of.size() - 1)];
   spec.storage = in.ConsumeBool() ? Storage::private_ : Storage::shared;

@@ -18,8 +18,8 @@
 #include "case_builders.hpp"
 #include "kernel_runner.hpp"
 
-// FT78NE has no binary16 kernels: the test exists for MT7004 only.
-#ifdef BNG_TEST_MT7004
+// The mp kernel's: the test exists for the targets that have it.
+#if BNG_TARGET_HAS_MP
 namespace bng::ktest {
 namespace {
 
@@ -94,4 +94,4 @@ TEST(BNG_KSUITE(KernelBinary32Sums), MeansOutsideTheirRangeKeepBinary64Sums) {
 
 }  // namespace
 }  // namespace bng::ktest
-#endif  // BNG_TEST_MT7004
+#endif  // BNG_TARGET_HAS_MP

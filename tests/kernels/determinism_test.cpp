@@ -10,9 +10,7 @@
 
 #include "bng/reference/reference.hpp"
 #include "case_builders.hpp"
-#include "ft78ne/target.hpp"
 #include "kernel_runner.hpp"
-#include "mt7004/target.hpp"
 #include "partition.hpp"
 
 namespace bng::ktest {
@@ -113,11 +111,7 @@ TEST(BNG_KSUITE(KernelDeterminism), IdenticalChannelsGiveIdenticalBits) {
 // the vector loops add block totals within a band and combine the bands.
 TEST(BNG_KSUITE(KernelDeterminism), CompensatedBlockSumsAreExactWhereBlockTotalsAre) {
   constexpr std::int64_t kChannels = 256;
-#ifdef BNG_TEST_MT7004
-  const opt::TargetModel& model = opt::mt7004::kModel;
-#else
-  const opt::TargetModel& model = opt::ft78ne::kModel;
-#endif
+  const opt::TargetModel model = target_model();
   std::int64_t batch = 4 * opt::kBlockRows;
   while (opt::make_partition(batch, kChannels, model).blocks <
          4 * opt::make_partition(batch, kChannels, model).row_parts)

@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
-#include "bng/optimized/alpha.hpp"
 #include "bng/optimized/compute.hpp"
+#include "bng/optimized/targets.hpp"
 #include "bng/reference/error_measure.hpp"
 #include "bng/reference/reference.hpp"
 #include "bng/reference/rounding.hpp"
@@ -67,21 +69,22 @@ std::string show_value(double v, Format f) {
 
 }  // namespace
 
+constexpr const opt::TargetInfo& kTarget = opt::target_info(BNG_TARGET_NAME);
+
 std::vector<Combo> target_combos() {
-#ifdef BNG_TEST_MT7004
-  return {Combo::fp, Combo::hp, Combo::mp};
-#else
-  return {Combo::fp};
-#endif
+  std::vector<Combo> out;
+  for (Combo c : {Combo::fp, Combo::hp, Combo::mp}) {
+    if (kTarget.has_kernel(static_cast<std::size_t>(c))) out.push_back(c);
+  }
+  return out;
 }
 
 double declared_alpha(Combo c) {
-#ifdef BNG_TEST_MT7004
-  return opt::mt7004::alpha(c);
-#else
-  (void)c;
-  return opt::ft78ne::alpha_fp;
-#endif
+  return kTarget.alpha.at(static_cast<std::size_t>(c));
+}
+
+opt::TargetModel target_model() {
+  return {kTarget.cores, kTarget.vector_lanes, kTarget.local_memory};
 }
 
 Encoded encode_case(const Case& c) {
@@ -124,21 +127,27 @@ RawOutputs run_raw(const Encoded& e, unsigned core_mask, InPlace in_place) {
                     c.channel,
                     c.is_train,
                     core_mask};
-#ifdef BNG_TEST_MT7004
   switch (c.combo) {
+#if BNG_TARGET_HAS_FP
     case Combo::fp:
-      opt::mt7004::compute_fp(a);
-      break;
+      opt::target::compute_fp(a);
+      return r;
+#endif
+#if BNG_TARGET_HAS_HP
     case Combo::hp:
-      opt::mt7004::compute_hp(a);
-      break;
+      opt::target::compute_hp(a);
+      return r;
+#endif
+#if BNG_TARGET_HAS_MP
     case Combo::mp:
-      opt::mt7004::compute_mp(a);
+      opt::target::compute_mp(a);
+      return r;
+#endif
+    default:
       break;
   }
-#else
-  opt::ft78ne::compute_fp(a);
-#endif
+  throw std::invalid_argument(std::string(BNG_TARGET_NAME) + " has no " +
+                              std::string(combo_name(c.combo)) + " kernel");
   return r;
 }
 

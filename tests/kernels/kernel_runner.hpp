@@ -1,6 +1,8 @@
 // Runs a bng::Case through this executable's target kernels (the target's
-// static library: BNG_TEST_MT7004 selects MT7004, else FT78NE) and judges the
-// outputs against the exact reference at the kernel's declared alpha.
+// static library; tests/kernels/CMakeLists.txt builds one executable per
+// target of the registry, with BNG_TARGET_NAME, BNG_TARGET_ID and
+// BNG_TARGET_HAS_FP/HP/MP) and judges the outputs against the exact reference
+// at the kernel's declared alpha.
 #pragma once
 
 #include <cstdint>
@@ -8,20 +10,21 @@
 #include <vector>
 
 #include "bng/reference/case.hpp"
+#include "partition.hpp"
 
 // Test suite names carry the target, so that ctest names (Suite_target.Test,
 // "portable." prefixed for the portable path) say which library failed.
-#ifdef BNG_TEST_MT7004
-#define BNG_KSUITE(suite) suite##_mt7004
-#else
-#define BNG_KSUITE(suite) suite##_ft78ne
-#endif
+#define BNG_KSUITE_CAT_(suite, target) suite##_##target
+#define BNG_KSUITE_CAT(suite, target) BNG_KSUITE_CAT_(suite, target)
+#define BNG_KSUITE(suite) BNG_KSUITE_CAT(suite, BNG_TARGET_ID)
 
 namespace bng::ktest {
 
-// The combos this target has (fp only for FT78NE).
+// The combos this target has, and their alphas (the registry's).
 std::vector<Combo> target_combos();
 double declared_alpha(Combo c);
+// The target's partitioning model, as its compute.cpp builds it.
+opt::TargetModel target_model();
 
 // Output bits as stored by the kernel, for bit-identity checks.
 struct RawOutputs {

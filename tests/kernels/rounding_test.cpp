@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <random>
 
+#include "bng/binary16.hpp"
 #include "bng/optimized/isa.hpp"
 #include "bng/reference/rounding.hpp"
-#include "half_bits.hpp"
 #include "kernel_runner.hpp"
 #include "output_rounding.hpp"
 

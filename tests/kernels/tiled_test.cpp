@@ -12,9 +12,7 @@
 
 #include "bng/optimized/isa.hpp"
 #include "case_builders.hpp"
-#include "ft78ne/target.hpp"
 #include "kernel_runner.hpp"
-#include "mt7004/target.hpp"
 #include "partition.hpp"
 
 namespace bng::ktest {
@@ -26,11 +24,7 @@ TEST(BNG_KSUITE(KernelTiled), ShortWideTrainingMatchesTheReference) {
     const std::int64_t bytes = data_format(combo) == Format::binary32 ? 4 : 2;
     const std::int64_t batch = 128 * 4 / bytes, channel = 32768;
     // The shape is one the kernels tile (else this test would test nothing new).
-#ifdef BNG_TEST_MT7004
-    opt::Partition p = opt::make_partition(batch, channel, opt::mt7004::kModel);
-#else
-    opt::Partition p = opt::make_partition(batch, channel, opt::ft78ne::kModel);
-#endif
+    opt::Partition p = opt::make_partition(batch, channel, target_model());
     ASSERT_TRUE(opt::tile_for_training(p, bytes));
     // One kind per type combination keeps the reference's work (4-8 M
     // elements a case) to seconds.

@@ -8,23 +8,23 @@ namespace bng::test {
 
 namespace {
 
-float* F(void* p) {
+// Not every target uses every helper (BNG_TARGET_HAS_*).
+[[maybe_unused]] float* F(void* p) {
   return static_cast<float*>(p);
 }
-int I(long long v) {
+[[maybe_unused]] int I(long long v) {
   return static_cast<int>(v);
 }
-
-constexpr Sizes kFp{sizeof(float), sizeof(float)};
-#if defined(BNG_TEST_MT7004)
-half* H(void* p) {
+[[maybe_unused]] half* H(void* p) {
   return static_cast<half*>(p);
 }
-constexpr Sizes kHp{sizeof(half), sizeof(half)};
-constexpr Sizes kMp{sizeof(half), sizeof(float)};
-#endif
+
+[[maybe_unused]] constexpr Sizes kFp{sizeof(float), sizeof(float)};
+[[maybe_unused]] constexpr Sizes kHp{sizeof(half), sizeof(half)};
+[[maybe_unused]] constexpr Sizes kMp{sizeof(half), sizeof(float)};
 
 constexpr EntryPoint kEntryPoints[] = {
+#if BNG_TARGET_HAS_FP
     {"fp_batch_norm_grad_s", "fp", kFp, Form::params, true,
      [](const Call& c) {
        return fp_batch_norm_grad_s(F(c.x), F(c.dy), F(c.dx), c.params, c.core_mask);
@@ -42,7 +42,8 @@ constexpr EntryPoint kEntryPoints[] = {
        return fp_batchnormgrad_p(F(c.x), F(c.dy), F(c.mean), F(c.invar), F(c.scale), I(c.batch),
                                  I(c.channel), I(c.is_train), F(c.dx), F(c.dbias), F(c.dscale));
      }},
-#if defined(BNG_TEST_MT7004)
+#endif
+#if BNG_TARGET_HAS_HP
     {"hp_batch_norm_grad_s", "hp", kHp, Form::params, true,
      [](const Call& c) {
        return hp_batch_norm_grad_s(H(c.x), H(c.dy), H(c.dx), c.params, c.core_mask);
@@ -60,6 +61,8 @@ constexpr EntryPoint kEntryPoints[] = {
        return hp_batchnormgrad_p(H(c.x), H(c.dy), H(c.mean), H(c.invar), H(c.scale), I(c.batch),
                                  I(c.channel), I(c.is_train), H(c.dx), H(c.dbias), H(c.dscale));
      }},
+#endif
+#if BNG_TARGET_HAS_MP
     {"mp_batch_norm_grad_s", "mp", kMp, Form::params, true,
      [](const Call& c) {
        return mp_batch_norm_grad_s(H(c.x), H(c.dy), H(c.dx), c.params, c.core_mask);

@@ -1,6 +1,7 @@
 // Every exported entry point of the library under test, behind one calling
 // convention, so that each check runs over all of them. Compiled once per
-// target: BNG_TEST_MT7004 adds the hp_* and mp_* entry points.
+// target of the registry: BNG_TARGET_HAS_FP/HP/MP say which kernels' entry
+// points it has, BNG_TARGET_ID names it (tests/library/CMakeLists.txt).
 #pragma once
 
 #include <cstddef>
@@ -10,11 +11,7 @@
 
 // Both test binaries (one per target) run the same tests; ctest needs the
 // names distinct, so suites and instantiations carry the target's name.
-#if defined(BNG_TEST_MT7004)
-#define BNG_TEST_TARGET mt7004
-#else
-#define BNG_TEST_TARGET ft78ne
-#endif
+#define BNG_TEST_TARGET BNG_TARGET_ID
 #define BNG_TEST_CAT_(a, b) a##_##b
 #define BNG_TEST_CAT(a, b) BNG_TEST_CAT_(a, b)
 // For TEST(BNG_SUITE(Name), ...): TEST expands its arguments before pasting.

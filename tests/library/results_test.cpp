@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "batchnormgrad.h"
-#include "bng/optimized/alpha.hpp"
+#include "bng/optimized/targets.hpp"
 #include "bng/reference/error_measure.hpp"
 #include "bng/reference/reference.hpp"
 #include "bng/reference/rounding.hpp"
@@ -71,12 +71,7 @@ Combo combo_of(const EntryPoint& e) {
 }
 
 double alpha_of(Combo c) {
-#if defined(BNG_TEST_MT7004)
-  return opt::mt7004::alpha(c);
-#else
-  (void)c;
-  return opt::ft78ne::alpha_fp;
-#endif
+  return opt::target_info(BNG_TARGET_NAME).alpha.at(static_cast<std::size_t>(c));
 }
 
 struct Outputs {

@@ -14,9 +14,9 @@ void accuracy(Target t, Combo combo, Storage storage, Form form) {
   BNG_RC_CHECK(check_accuracy(nc.c, spec));
 }
 
-#define BNG_ACCURACY(T, C, S, F)                        \
-  RC_GTEST_PROP(Accuracy, T##_##C##_##S##_##F, ()) {    \
-    accuracy(Target::T, Combo::C, Storage::S, Form::F); \
+#define BNG_ACCURACY(T, C, S, F)                         \
+  RC_GTEST_PROP(Accuracy, T##_##C##_##S##_##F, ()) {     \
+    accuracy(target(#T), Combo::C, Storage::S, Form::F); \
   }
 
 BNG_ACCURACY(ft78ne, fp, shared, params)
@@ -42,16 +42,16 @@ void overlapping_inputs(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(OverlappingInputs, ft78ne_fp, ()) {
-  overlapping_inputs(Target::ft78ne, Combo::fp);
+  overlapping_inputs(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(OverlappingInputs, mt7004_fp, ()) {
-  overlapping_inputs(Target::mt7004, Combo::fp);
+  overlapping_inputs(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(OverlappingInputs, mt7004_hp, ()) {
-  overlapping_inputs(Target::mt7004, Combo::hp);
+  overlapping_inputs(target("mt7004"), Combo::hp);
 }
 RC_GTEST_PROP(OverlappingInputs, mt7004_mp, ()) {
-  overlapping_inputs(Target::mt7004, Combo::mp);
+  overlapping_inputs(target("mt7004"), Combo::mp);
 }
 
 }  // namespace

@@ -23,16 +23,16 @@ void reproducible(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(Reproducible, ft78ne_fp, ()) {
-  reproducible(Target::ft78ne, Combo::fp);
+  reproducible(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(Reproducible, mt7004_fp, ()) {
-  reproducible(Target::mt7004, Combo::fp);
+  reproducible(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(Reproducible, mt7004_hp, ()) {
-  reproducible(Target::mt7004, Combo::hp);
+  reproducible(target("mt7004"), Combo::hp);
 }
 RC_GTEST_PROP(Reproducible, mt7004_mp, ()) {
-  reproducible(Target::mt7004, Combo::mp);
+  reproducible(target("mt7004"), Combo::mp);
 }
 
 // Large cases (several reduction blocks and bands): the reduction order must
@@ -53,16 +53,16 @@ void reproducible_large(Target t, Combo combo) {
 }
 
 TEST(ReproducibleLarge, ft78ne_fp) {
-  reproducible_large(Target::ft78ne, Combo::fp);
+  reproducible_large(target("ft78ne"), Combo::fp);
 }
 TEST(ReproducibleLarge, mt7004_fp) {
-  reproducible_large(Target::mt7004, Combo::fp);
+  reproducible_large(target("mt7004"), Combo::fp);
 }
 TEST(ReproducibleLarge, mt7004_hp) {
-  reproducible_large(Target::mt7004, Combo::hp);
+  reproducible_large(target("mt7004"), Combo::hp);
 }
 TEST(ReproducibleLarge, mt7004_mp) {
-  reproducible_large(Target::mt7004, Combo::mp);
+  reproducible_large(target("mt7004"), Combo::mp);
 }
 
 // Every one of the 255 valid masks on one small case (the random masks above
@@ -77,10 +77,10 @@ void every_mask(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(EveryMask, ft78ne_fp, ()) {
-  every_mask(Target::ft78ne, Combo::fp);
+  every_mask(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(EveryMask, mt7004_hp, ()) {
-  every_mask(Target::mt7004, Combo::hp);
+  every_mask(target("mt7004"), Combo::hp);
 }
 
 void forms(Target t, Combo combo) {
@@ -91,13 +91,13 @@ void forms(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(FormsIdentical, ft78ne_fp, ()) {
-  forms(Target::ft78ne, Combo::fp);
+  forms(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(FormsIdentical, mt7004_fp, ()) {
-  forms(Target::mt7004, Combo::fp);
+  forms(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(FormsIdentical, mt7004_hp, ()) {
-  forms(Target::mt7004, Combo::hp);
+  forms(target("mt7004"), Combo::hp);
 }
 
 void isolation(Target t, Combo combo) {
@@ -124,16 +124,16 @@ void isolation(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(ChannelIsolation, ft78ne_fp, ()) {
-  isolation(Target::ft78ne, Combo::fp);
+  isolation(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(ChannelIsolation, mt7004_fp, ()) {
-  isolation(Target::mt7004, Combo::fp);
+  isolation(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(ChannelIsolation, mt7004_hp, ()) {
-  isolation(Target::mt7004, Combo::hp);
+  isolation(target("mt7004"), Combo::hp);
 }
 RC_GTEST_PROP(ChannelIsolation, mt7004_mp, ()) {
-  isolation(Target::mt7004, Combo::mp);
+  isolation(target("mt7004"), Combo::mp);
 }
 
 void scaling(Target t, Combo combo) {
@@ -149,16 +149,16 @@ void scaling(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(Pow2Scaling, ft78ne_fp, ()) {
-  scaling(Target::ft78ne, Combo::fp);
+  scaling(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(Pow2Scaling, mt7004_fp, ()) {
-  scaling(Target::mt7004, Combo::fp);
+  scaling(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(Pow2Scaling, mt7004_hp, ()) {
-  scaling(Target::mt7004, Combo::hp);
+  scaling(target("mt7004"), Combo::hp);
 }
 RC_GTEST_PROP(Pow2Scaling, mt7004_mp, ()) {
-  scaling(Target::mt7004, Combo::mp);
+  scaling(target("mt7004"), Combo::mp);
 }
 
 void in_place(Target t, Combo combo) {
@@ -173,16 +173,16 @@ void in_place(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(InPlace, ft78ne_fp, ()) {
-  in_place(Target::ft78ne, Combo::fp);
+  in_place(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(InPlace, mt7004_fp, ()) {
-  in_place(Target::mt7004, Combo::fp);
+  in_place(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(InPlace, mt7004_hp, ()) {
-  in_place(Target::mt7004, Combo::hp);
+  in_place(target("mt7004"), Combo::hp);
 }
 RC_GTEST_PROP(InPlace, mt7004_mp, ()) {
-  in_place(Target::mt7004, Combo::mp);
+  in_place(target("mt7004"), Combo::mp);
 }
 
 }  // namespace

@@ -32,16 +32,16 @@ void status(Target t, Combo combo) {
 }
 
 RC_GTEST_PROP(Status, ft78ne_fp, ()) {
-  status(Target::ft78ne, Combo::fp);
+  status(target("ft78ne"), Combo::fp);
 }
 RC_GTEST_PROP(Status, mt7004_fp, ()) {
-  status(Target::mt7004, Combo::fp);
+  status(target("mt7004"), Combo::fp);
 }
 RC_GTEST_PROP(Status, mt7004_hp, ()) {
-  status(Target::mt7004, Combo::hp);
+  status(target("mt7004"), Combo::hp);
 }
 RC_GTEST_PROP(Status, mt7004_mp, ()) {
-  status(Target::mt7004, Combo::mp);
+  status(target("mt7004"), Combo::mp);
 }
 
 // Every fault on every entry point, deterministically: the random property
@@ -61,16 +61,16 @@ void every_fault(Target t, Combo combo) {
 }
 
 TEST(EveryFault, ft78ne_fp) {
-  every_fault(Target::ft78ne, Combo::fp);
+  every_fault(target("ft78ne"), Combo::fp);
 }
 TEST(EveryFault, mt7004_fp) {
-  every_fault(Target::mt7004, Combo::fp);
+  every_fault(target("mt7004"), Combo::fp);
 }
 TEST(EveryFault, mt7004_hp) {
-  every_fault(Target::mt7004, Combo::hp);
+  every_fault(target("mt7004"), Combo::hp);
 }
 TEST(EveryFault, mt7004_mp) {
-  every_fault(Target::mt7004, Combo::mp);
+  every_fault(target("mt7004"), Combo::mp);
 }
 
 }  // namespace

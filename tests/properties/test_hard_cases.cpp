@@ -33,7 +33,7 @@ TEST(HardCases, accuracy_and_identity_on_every_entry_point) {
   for (const auto& path : case_files()) {
     SCOPED_TRACE(path.filename().string());
     const Case c = test::read_hard_case(path);
-    for (Target t : {Target::ft78ne, Target::mt7004}) {
+    for (Target t : all_targets()) {
       const auto cs = combos(t);
       if (std::find(cs.begin(), cs.end(), c.combo) == cs.end()) continue;
       const CallSpec base{t, c.combo, Storage::private_, Form::params, 0};

@@ -35,15 +35,27 @@ const std::map<std::string, Progress::Style> kProgress = {{"auto", Progress::Sty
                                                           {"lines", Progress::Style::lines},
                                                           {"none", Progress::Style::quiet}};
 
-struct LibraryPaths {
-  std::string ft78ne, mt7004;
-};
+// A library path per target of the registry (--lib-<target>; empty: not given).
+// Map nodes are stable, so CLI11 may bind to the values.
+using LibraryPaths = std::map<std::string, std::string>;
+
+LibraryPaths no_library_paths() {
+  LibraryPaths paths;
+  for (bng::prop::Target t : bng::prop::all_targets()) paths[std::string(target_name(t))];
+  return paths;
+}
+
+std::vector<std::string> target_choices() {
+  std::vector<std::string> names;
+  for (bng::prop::Target t : bng::prop::all_targets()) names.emplace_back(target_name(t));
+  return names;
+}
 
 void add_common(CLI::App* app, LibraryPaths& libs, Progress::Style& progress) {
-  app->add_option("--lib-ft78ne", libs.ft78ne,
-                  "libbatchnormgrad_ft78ne.so to load instead of this build's");
-  app->add_option("--lib-mt7004", libs.mt7004,
-                  "libbatchnormgrad_mt7004.so to load instead of this build's");
+  for (auto& [name, path] : libs) {
+    app->add_option("--lib-" + name, path,
+                    "libbatchnormgrad_" + name + ".so to load instead of this build's");
+  }
   app->add_option("--progress", progress,
                   "progress on stderr: auto (bar on a terminal, else lines), bar, lines, none")
       ->transform(CLI::CheckedTransformer(kProgress, CLI::ignore_case));
@@ -58,9 +70,10 @@ void accept_progress(CLI::App* app, Progress::Style& progress) {
 
 void add_campaign(CLI::App* app, CampaignOptions& o, std::vector<std::string>& targets,
                   std::vector<std::string>& modes) {
-  app->add_option("--targets,-t", targets, "targets to run (ft78ne, mt7004; default both)")
+  app->add_option("--targets,-t", targets,
+                  "targets to run (" + bng::prop::target_names() + "; default all)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"ft78ne", "mt7004"}));
+      ->check(CLI::IsMember(target_choices()));
   app->add_option("--functions,-f", o.functions,
                   "functions: fp, hp, mp or entry points such as hp_batchnormgrad_s (default all)")
       ->delimiter(',');
@@ -83,9 +96,7 @@ void resolve_campaign(CampaignOptions& o, const std::vector<std::string>& target
                       const std::vector<std::string>& modes) {
   if (!targets.empty()) {
     o.targets.clear();
-    for (const auto& t : targets) {
-      o.targets.push_back(t == "ft78ne" ? bng::prop::Target::ft78ne : bng::prop::Target::mt7004);
-    }
+    for (const auto& t : targets) o.targets.push_back(bng::prop::target(t));
   }
   if (!modes.empty()) {
     o.modes.clear();
@@ -94,8 +105,9 @@ void resolve_campaign(CampaignOptions& o, const std::vector<std::string>& target
 }
 
 void apply_libraries(const LibraryPaths& libs) {
-  if (!libs.ft78ne.empty()) bng::prop::set_library_path(bng::prop::Target::ft78ne, libs.ft78ne);
-  if (!libs.mt7004.empty()) bng::prop::set_library_path(bng::prop::Target::mt7004, libs.mt7004);
+  for (const auto& [name, path] : libs) {
+    if (!path.empty()) bng::prop::set_library_path(bng::prop::target(name), path);
+  }
 }
 
 std::string version_text() {
@@ -136,7 +148,7 @@ int main(int argc, char** argv) {
   CLI::App app{"bngcert: error reports and release certificates for the BatchNormGrad kernels"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_text(), "print bngcert's own build and exit");
-  LibraryPaths libs;
+  LibraryPaths libs = no_library_paths();
 
   CampaignOptions report_opts, certify_opts;
   std::vector<std::string> report_targets, report_modes, certify_targets, certify_modes;
@@ -194,8 +206,10 @@ int main(int argc, char** argv) {
                     "channel (default: from params or x.npy's last dimension)");
   check->add_option("--is-train", check_opts.is_train, "1 training, 0 inference")
       ->check(CLI::Range(0, 1));
-  check->add_option("--target", check_opts.target, "ft78ne or mt7004: whose declared α judges")
-      ->check(CLI::IsMember({"ft78ne", "mt7004"}));
+  check
+      ->add_option("--target", check_opts.target,
+                   "the target (" + bng::prop::target_names(" or ") + "): whose declared α judges")
+      ->check(CLI::IsMember(target_choices()));
   check->add_option("--alpha", check_opts.alpha,
                     "judge with this α instead of the target's declared one");
   check->add_option("--out,-o", check_opts.out, "report directory")->capture_default_str();
@@ -244,7 +258,7 @@ int main(int argc, char** argv) {
   CLI::App* families = app.add_subcommand("families", "list the built-in case families");
 
   bng::cert::VerifyOptions verify_opts;
-  LibraryPaths verify_libs;
+  LibraryPaths verify_libs = no_library_paths();
   CLI::App* verify = app.add_subcommand(
       "verify",
       "check a certificate later: its digest, and that it covers exactly these library files "
@@ -253,8 +267,9 @@ int main(int argc, char** argv) {
       ->add_option("certificate", verify_opts.certificate,
                    "certificate.json, or the directory holding it")
       ->required();
-  verify->add_option("--lib-ft78ne", verify_libs.ft78ne, "the ft78ne library file to check");
-  verify->add_option("--lib-mt7004", verify_libs.mt7004, "the mt7004 library file to check");
+  for (auto& [name, path] : verify_libs) {
+    verify->add_option("--lib-" + name, path, "the " + name + " library file to check");
+  }
   accept_progress(verify, quick_progress);
 
   try {
@@ -285,8 +300,9 @@ int main(int argc, char** argv) {
       return bng::cert::run_certify(certify_opts, certify_out);
     }
     if (*verify) {
-      if (!verify_libs.ft78ne.empty()) verify_opts.libraries["ft78ne"] = verify_libs.ft78ne;
-      if (!verify_libs.mt7004.empty()) verify_opts.libraries["mt7004"] = verify_libs.mt7004;
+      for (const auto& [name, path] : verify_libs) {
+        if (!path.empty()) verify_opts.libraries[name] = path;
+      }
       return bng::cert::run_verify(verify_opts);
     }
     if (*check && !*check_dir && !*check_pack) {

@@ -17,8 +17,12 @@
  * Portable C99: the public header and the C library only (no POSIX, no
  * directory listing: cases.txt names the folders), so it cross-compiles with
  * a DSP vendor's toolchain. Build it once per target library:
- *   -DBNG_HARNESS_TARGET_FT78NE  calls fp_* only (the FT78NE library has no hp_*, mp_*)
- *   (default)                    MT7004: fp_*, hp_*, mp_*
+ *   -DBNG_TARGET_NAME='"mt7004"'  the target, as the registry names it
+ *   -DBNG_TARGET_HAS_FP=1 -DBNG_TARGET_HAS_HP=1 -DBNG_TARGET_HAS_MP=1
+ *                                which kernels the target has (1) or not (0):
+ *                                the harness calls only those entry points
+ * (tools/harness/CMakeLists.txt passes all four from the target registry,
+ * optimized/include/bng/optimized/targets.inc.)
  * Optional: -DBNG_HARNESS_HOOKS='"file.h"' includes a header that defines
  * BNG_HARNESS_AFTER_CALL(call), run after each call before the outputs are
  * written: where a board needs a cache write-back or a DMA of the outputs to
@@ -35,11 +39,11 @@
 
 #include "batchnormgrad.h"
 
-#ifdef BNG_HARNESS_TARGET_FT78NE
-#define HARNESS_TARGET "ft78ne"
-#else
-#define HARNESS_TARGET "mt7004"
+#if !defined(BNG_TARGET_NAME) || !defined(BNG_TARGET_HAS_FP) || !defined(BNG_TARGET_HAS_HP) || \
+    !defined(BNG_TARGET_HAS_MP)
+#error "define BNG_TARGET_NAME and BNG_TARGET_HAS_FP/HP/MP (see the top of this file)"
 #endif
+#define HARNESS_TARGET BNG_TARGET_NAME
 
 /* What one call saw and returned: given to BNG_HARNESS_AFTER_CALL. */
 struct bng_harness_call {
@@ -432,7 +436,9 @@ static int call_entry(const char* e, const void* x, const void* dy, void* dx, vo
   params[BNG_PARAM_BATCH] = batch;
   params[BNG_PARAM_CHANNEL] = channel;
   params[BNG_PARAM_IS_TRAIN] = is_train;
-  if (strcmp(e, "fp_batch_norm_grad_s") == 0) {
+  if (0) {
+#if BNG_TARGET_HAS_FP
+  } else if (strcmp(e, "fp_batch_norm_grad_s") == 0) {
     *status = fp_batch_norm_grad_s((const float*)x, (const float*)dy, (float*)dx, params, mask);
   } else if (strcmp(e, "fp_batch_norm_grad_p") == 0) {
     *status = fp_batch_norm_grad_p((const float*)x, (const float*)dy, (float*)dx, params);
@@ -446,15 +452,18 @@ static int call_entry(const char* e, const void* x, const void* dy, void* dx, vo
             : fp_batchnormgrad_p((const float*)x, (const float*)dy, (const float*)mean,
                                  (const float*)invar, (const float*)scale, (int)batch, (int)channel,
                                  (int)is_train, (float*)dx, (float*)dbias, (float*)dscale);
-#ifndef BNG_HARNESS_TARGET_FT78NE
-  } else if (strcmp(e, "hp_batch_norm_grad_s") == 0) {
-    *status = hp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
-  } else if (strcmp(e, "hp_batch_norm_grad_p") == 0) {
-    *status = hp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
+#endif
+#if BNG_TARGET_HAS_MP
   } else if (strcmp(e, "mp_batch_norm_grad_s") == 0) {
     *status = mp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
   } else if (strcmp(e, "mp_batch_norm_grad_p") == 0) {
     *status = mp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
+#endif
+#if BNG_TARGET_HAS_HP
+  } else if (strcmp(e, "hp_batch_norm_grad_s") == 0) {
+    *status = hp_batch_norm_grad_s((const half*)x, (const half*)dy, (half*)dx, params, mask);
+  } else if (strcmp(e, "hp_batch_norm_grad_p") == 0) {
+    *status = hp_batch_norm_grad_p((const half*)x, (const half*)dy, (half*)dx, params);
   } else if (strcmp(e, "hp_batchnormgrad_s") == 0 || strcmp(e, "hp_batchnormgrad_p") == 0) {
     if (batch > 0x7fffffffLL || channel > 0x7fffffffLL) return fail(e, "shape exceeds int");
     *status =

@@ -129,7 +129,7 @@ CampaignPlan plan_campaign(const CampaignOptions& options) {
     if (!used) {
       throw std::invalid_argument(fmt::format(
           "function '{}' matches nothing the chosen targets export (use fp, hp, mp or an entry "
-          "point such as hp_batchnormgrad_s; ft78ne has fp only)",
+          "point such as hp_batchnormgrad_s)",
           f));
     }
   }

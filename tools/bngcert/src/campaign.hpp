@@ -17,7 +17,7 @@
 namespace bng::cert {
 
 struct CampaignOptions {
-  std::vector<prop::Target> targets = {prop::Target::ft78ne, prop::Target::mt7004};
+  std::vector<prop::Target> targets = prop::all_targets();  // every target of the registry
   // Type combinations ("fp", "hp", "mp") or entry points ("hp_batchnormgrad_s");
   // empty: every function of every chosen target.
   std::vector<std::string> functions;

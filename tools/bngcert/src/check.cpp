@@ -1,5 +1,5 @@
-// `bngcert check`: judges outputs computed elsewhere (a dump from FT78NE or
-// MT7004 hardware) against the exact reference. Inputs are read through
+// `bngcert check`: judges outputs computed elsewhere (a dump from a target's
+// hardware) against the exact reference. Inputs are read through
 // memory maps, a block of channels at a time (dump_judge.hpp), so the
 // reference's working set stays bounded however large the call was, and the
 // blocks are judged on every core.
@@ -52,6 +52,16 @@ std::optional<T> param(const json& j, const char* key, const std::filesystem::pa
   }
 }
 
+// "fp, hp, mp"
+std::string combo_list(const std::vector<Combo>& combos) {
+  std::string out;
+  for (Combo c : combos) {
+    if (!out.empty()) out += ", ";
+    out += combo_name(c);
+  }
+  return out;
+}
+
 std::string dtype_word(npy::DType t) {
   switch (t) {
     case npy::DType::f2:
@@ -86,12 +96,14 @@ int run_check(const CheckOptions& o) {
   if (!is_train || (*is_train != 0 && *is_train != 1)) {
     throw InputError("is_train (0 or 1) is needed: give --is-train or 'is_train' in params.json");
   }
-  if (!target || (*target != "ft78ne" && *target != "mt7004")) {
+  const std::optional<prop::Target> found = target ? prop::find_target(*target) : std::nullopt;
+  if (!found) {
     throw InputError(
-        "the target that produced the outputs (ft78ne or mt7004) is needed: give --target or "
-        "'target' in params.json");
+        fmt::format("the target that produced the outputs ({}) is needed: give --target or "
+                    "'target' in params.json",
+                    prop::target_names(" or ")));
   }
-  const prop::Target tgt = *target == "ft78ne" ? prop::Target::ft78ne : prop::Target::mt7004;
+  const prop::Target tgt = *found;
 
   // The eight arrays.
   DumpArrays a;
@@ -126,8 +138,8 @@ int run_check(const CheckOptions& o) {
   const auto& have = prop::combos(tgt);
   if (std::find(have.begin(), have.end(), *combo) == have.end()) {
     throw InputError(
-        fmt::format("{} has no {} kernel (the files' dtypes say {}): ft78ne implements fp only",
-                    *target, combo_name(*combo), combo_name(*combo)));
+        fmt::format("{} has no {} kernel (the files' dtypes say {}; the registry gives it {})",
+                    *target, combo_name(*combo), combo_name(*combo), combo_list(have)));
   }
 
   // Shapes: x is [batch, channel] or [N, H, W, channel] (batch = N·H·W).

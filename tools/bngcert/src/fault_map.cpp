@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "optimized/ft78ne/target.hpp"
-#include "optimized/mt7004/target.hpp"
+#include "bng/optimized/targets.hpp"
 #include "optimized/partition.hpp"
 #include "svg.hpp"
 
@@ -15,8 +14,10 @@ using nlohmann::json;
 
 namespace {
 
-const opt::TargetModel& model_of(prop::Target t) {
-  return t == prop::Target::ft78ne ? opt::ft78ne::kModel : opt::mt7004::kModel;
+// The target's model, as its compute.cpp builds it from the registry.
+opt::TargetModel model_of(prop::Target t) {
+  const opt::TargetInfo& info = opt::kTargets.at(static_cast<std::size_t>(t));
+  return {info.cores, info.vector_lanes, info.local_memory};
 }
 
 int part_of_row(const opt::Partition& p, std::int64_t wide_row) {

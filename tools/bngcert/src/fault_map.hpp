@@ -24,7 +24,7 @@ namespace bng::cert {
 
 // The element of one failing output and the call it came from.
 struct FaultSite {
-  prop::Target target = prop::Target::mt7004;
+  prop::Target target{};
   Combo combo = Combo::fp;
   Output output = Output::dx;
   int is_train = 1;
@@ -44,7 +44,8 @@ struct FaultMap {
   void merge(const FaultMap& o);
 };
 
-// The target's modelled vector width in binary32 lanes (optimized/<target>/target.hpp).
+// The target's modelled vector width in binary32 lanes (the target registry,
+// bng/optimized/targets.inc).
 int vector_lanes(prop::Target t);
 
 // The vector lane and the part of the call that computed one output, as

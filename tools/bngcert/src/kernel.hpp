@@ -13,10 +13,10 @@
 namespace bng::cert {
 
 struct Kernel {
-  prop::Target target = prop::Target::mt7004;
+  prop::Target target{};
   Combo combo = Combo::fp;
   double alpha = 0;  // the declared α (prop::declared_alpha), or what `check --alpha` gives
-  std::string name() const;  // "mt7004/hp"
+  std::string name() const;  // "<target>/<combo>", e.g. "mt7004/hp"
 };
 
 enum class Output : std::uint8_t { dx, dbias, dscale };

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "binary16.hpp"
+#include "bng/binary16.hpp"
 
 namespace bng::cert::npy {
 namespace {
@@ -159,7 +159,7 @@ std::uint32_t little_endian(const unsigned char* p, int bytes) {
 double decode(DType t, const unsigned char* p) {
   switch (t) {
     case DType::f2: {
-      return half_bits_to_double(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
+      return binary16::to_double(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
     }
     case DType::f4: {
       float f;
@@ -402,7 +402,7 @@ std::vector<unsigned char> encode(DType dtype, std::span<const std::int64_t> sha
     const double v = values[i];
     switch (dtype) {
       case DType::f2: {
-        const auto bits = exact_half_bits(v);
+        const auto bits = binary16::exact_from_double(v);
         if (!bits) throw Error(fmt::format("npy: value {} ({:a}) at {} is not a float16", v, v, i));
         p[0] = static_cast<unsigned char>(*bits & 0xff);
         p[1] = static_cast<unsigned char>(*bits >> 8);

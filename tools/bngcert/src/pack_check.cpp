@@ -83,10 +83,11 @@ PackCase read_case(const json& e, std::size_t i, const std::filesystem::path& ma
     c.dir = e.at("dir").get<std::string>();
     c.job = e.value("job", static_cast<std::uint64_t>(i));
     const std::string target = e.at("target").get<std::string>();
-    if (target != "ft78ne" && target != "mt7004") throw bad("unknown target '" + target + "'");
+    const std::optional<prop::Target> found = prop::find_target(target);
+    if (!found) throw bad("unknown target '" + target + "'");
     const auto combo = combo_named(e.at("combo").get<std::string>());
     if (!combo) throw bad("unknown combo " + e.at("combo").dump());
-    c.spec.target = target == "ft78ne" ? prop::Target::ft78ne : prop::Target::mt7004;
+    c.spec.target = *found;
     c.spec.combo = *combo;
     c.spec.storage =
         e.at("storage").get<std::string>() == "p" ? prop::Storage::private_ : prop::Storage::shared;

@@ -74,14 +74,12 @@ E to_enum(const json& j, int limit) {
 }
 
 prop::Target to_target(const json& j) {
-  const auto t = static_cast<prop::Target>(j.at("id").get<int>());
-  if (prop::target_name(t) != j.at("name").get<std::string>()) {
-    throw std::runtime_error("target " + j.dump() + " is not one this bngcert knows");
-  }
-  return t;
+  const auto t = prop::find_target(j.at("name").get<std::string>());
+  if (!t) throw std::runtime_error("target " + j.dump() + " is not one this bngcert knows");
+  return *t;
 }
 json target_json(prop::Target t) {
-  return {{"id", static_cast<int>(t)}, {"name", prop::target_name(t)}};
+  return {{"name", prop::target_name(t)}};
 }
 
 json metric_counts(const MetricCounts& m) {

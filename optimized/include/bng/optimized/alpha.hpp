@@ -1,6 +1,7 @@
 // The error bound alpha each kernel declares (SPEC §5): an output passes when
 // |y - y*| <= 1 ulp(y*) + alpha * M. Derived in docs/accuracy.md, not fitted.
-// Used by properties/ and bngcert as the kernels' own claim.
+// Used by properties/ and bngcert as the kernels' own claim, through the
+// target registry (targets.hpp).
 //
 // Every kernel computes dbias, dscale and inference dx in binary64 (with
 // fused multiply-adds) with blocks of L = 128 rows summed per lane and block
@@ -19,28 +20,15 @@
 #pragma once
 
 namespace bng::opt {
-namespace ft78ne {
-inline constexpr double alpha_fp = 0x1p-44;
-}  // namespace ft78ne
-namespace mt7004 {
-inline constexpr double alpha_fp = 0x1p-44;
-inline constexpr double alpha_hp = 0x1p-21;
-inline constexpr double alpha_mp = 0x1p-21;
 
-// The alpha of the kernel for a type combination: the one lookup every user
-// of these constants calls. Generic over the enum (bng::Combo of the
-// reference) so that the kernels need not depend on the reference.
-template <class ComboEnum>
-constexpr double alpha(ComboEnum c) {
-  switch (c) {
-    case ComboEnum::fp:
-      return alpha_fp;
-    case ComboEnum::hp:
-      return alpha_hp;
-    case ComboEnum::mp:
-      return alpha_mp;
-  }
-  return 0;
-}
-}  // namespace mt7004
+// The alpha of the kernels that compute in binary64 (fp: binary32 data) and of
+// those on binary16 data (hp, mp), as proved (proofs/, ctest -L proof). Which
+// target has which kernels, and the alpha each declares, is the target
+// registry's (bng/optimized/targets.inc); a target may declare a looser alpha,
+// never a tighter one (static_assert in targets.hpp).
+inline constexpr double kAlphaBinary64 = 0x1p-44;
+inline constexpr double kAlphaBinary16Data = 0x1p-21;
+// In the registry: the target has no such kernel (and exports none of its entry points).
+inline constexpr double kNoKernel = 0;
+
 }  // namespace bng::opt

@@ -1,6 +1,6 @@
 // The boundary between the C entry points (params decoding, validation,
 // exports: optimized/*.cpp) and the per-target compute kernels
-// (optimized/<target>/). A compute function is only ever called with
+// (optimized/<target>/compute.cpp). A compute function is only ever called with
 // arguments that passed every SPEC §3 check.
 #pragma once
 
@@ -29,13 +29,12 @@ struct Args {
 
 }  // namespace bng::opt
 
-// The compute entry points of each target (defined in optimized/<target>/).
-namespace bng::opt::ft78ne {
-void compute_fp(const Args& a);
-}  // namespace bng::opt::ft78ne
-
-namespace bng::opt::mt7004 {
+// The compute entry points of the target a library is built for, defined by
+// optimized/<target>/compute.cpp for the kernels the target has in the
+// registry (targets.inc): each library is built for one target, so the names
+// are the same in all of them.
+namespace bng::opt::target {
 void compute_fp(const Args& a);
 void compute_hp(const Args& a);
 void compute_mp(const Args& a);
-}  // namespace bng::opt::mt7004
+}  // namespace bng::opt::target

@@ -116,8 +116,8 @@ std::string check_overlapping_inputs(const Case& c, const CallSpec& spec);
 
 // ---- the exported surface (SPEC §2, §7) ----------------------------------------------
 
-// The library's dynamic symbols are exactly spec_exports(t): ft78ne has no
-// hp_*/mp_*, and nothing but the C API is exported.
+// The library's dynamic symbols are exactly spec_exports(t): no entry point of
+// a kernel the registry does not give the target, and nothing but the C API.
 std::string check_exports(Target t);
 // bng_status_string: a distinct non-empty one-line message for every status.
 std::string check_status_strings(Target t);

@@ -16,9 +16,11 @@ namespace bng::prop {
 // ---- the libraries -----------------------------------------------------------
 
 // Path of a target's shared library: the environment variable
-// BNG_LIB_FT78NE / BNG_LIB_MT7004 if set, else what set_library_path() gave,
-// else the file this build produced (baked in at compile time).
+// library_env_var(t) (BNG_LIB_<NAME>, e.g. BNG_LIB_MT7004) if set, else what
+// set_library_path() gave, else the file this build produced (baked in at
+// compile time, for every target of the registry).
 std::string library_path(Target t);
+std::string library_env_var(Target t);
 // Point the runner at another build of the libraries (bngcert --lib-*). Must be
 // called before the target's first use; throws std::logic_error afterwards.
 void set_library_path(Target t, std::string path);

@@ -18,7 +18,8 @@ struct FormatTraits {
 };
 FormatTraits traits(Format f);
 
-// Bit pattern <-> value for binary16 (exact; NaN payloads are not preserved by to_double).
+// Bit pattern <-> value for binary16 (exact; a NaN comes back as the default
+// quiet NaN with its sign). Thin wrappers of bng/binary16.hpp, the one module.
 double half_bits_to_double(std::uint16_t bits);
 // v must be representable in binary16, ±Inf or NaN (a quiet NaN 0x7e00 comes
 // back); throws std::invalid_argument otherwise.
