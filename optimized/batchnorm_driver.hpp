@@ -74,7 +74,7 @@ struct Scratch {
   std::vector<float> lanes32;      // binary16 data: a32 (and in training mean32, nb32, nc32;
                                    // in inference sum_mean32)
   std::vector<double> bands;       // BandLayout
-  std::vector<double> magnitudes;  // per channel: sum |dy|, sum |dy|*|x - mean|
+  std::vector<double> magnitudes;  // sum |dy| per channel, then sum |dy|*|x - mean| per channel
   std::vector<char> known;         // per channel: magnitudes computed
 };
 inline Scratch& call_scratch() {
@@ -191,7 +191,9 @@ Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
     std::fill(band, band + cleared * W, 0.0);
   }
   sc.magnitudes.resize(static_cast<std::size_t>(2 * C));
-  sc.known.assign(static_cast<std::size_t>(C), 0);
+  // With magnitudes, combine stores every channel's; else the guards compute
+  // them on demand.
+  sc.known.assign(static_cast<std::size_t>(C), magnitudes ? 1 : 0);
 
   prepare_lanes(Stats::type,
                 {.mean_in = a.mean,
@@ -268,17 +270,18 @@ struct DxBound {
     const Plan& plan = *self->plan;
     const Args& a = *plan.args;
     const auto c = lane % a.channel;
-    double* const mag = plan.scratch->magnitudes.data() + 2 * c;
+    double* const mb = plan.scratch->magnitudes.data() + c;
+    double* const ms = mb + a.channel;
     if (!plan.scratch->known[static_cast<std::size_t>(c)]) {
-      channel_magnitudes<T>(a, plan.p, plan.lanes.mean[lane], c, mag, mag + 1);
+      channel_magnitudes<T>(a, plan.p, plan.lanes.mean[lane], c, mb, ms);
       plan.scratch->known[static_cast<std::size_t>(c)] = 1;
     }
     const double m = static_cast<double>(a.batch);
     const double aa = std::fabs(plan.lanes.a[lane]);
     const double aiv = std::fabs(Stats::load(a.invar, c));
     const double ka = kErrorPerMagnitude * aa;
-    return ka * std::fabs(dy) + ka * mag[0] / m +
-           std::fabs(d) * (kErrorPerMagnitude * (aa * aiv) * (aiv * mag[1]) / m);
+    return ka * std::fabs(dy) + ka * *mb / m +
+           std::fabs(d) * (kErrorPerMagnitude * (aa * aiv) * (aiv * *ms) / m);
   }
 };
 
@@ -308,71 +311,33 @@ void reduce(const ReduceStep& s) {
               /*write_dx=*/!plan.train, plan.magnitudes);
 }
 
-// Combine, one channel: the parts' (hi, lo) pairs into one compensated sum in
-// a fixed order (row band, then fold slot), and with magnitudes their
-// magnitude sums into plain sums (the M bounds of docs/accuracy.md §4).
+// Combine's rare guard (CombineSpan::store_guarded): channel c's dbias and
+// dscale at the overflow threshold, stored with their run-time error bounds
+// (docs/accuracy.md §4). Without magnitudes from pass 1 they are recomputed
+// here from the intact inputs, only for such a channel, and kept for pass 2's
+// guard (DxBound).
 template <DataType T, class Stats>
-void combine_channel(const Plan& plan, std::int64_t c) {
+void store_sums_guarded(const void* ctx, std::int64_t c, double db, double ds, double mb,
+                        double ms) {
+  const Plan& plan = *static_cast<const Plan*>(ctx);
   const Args& a = *plan.args;
-  const Partition& p = plan.p;
-  const BandLayout& bands = plan.bands;
-  const std::int64_t W = p.width, C = a.channel;
-  double hb = 0, lb = 0, hs = 0, ls = 0, mb = 0, ms = 0;
-  for (int r = 0; r < p.row_parts; ++r) {
-    const double* const hi_b = bands.at(r, BandArray::hi_b);
-    const double* const lo_b = bands.at(r, BandArray::lo_b);
-    const double* const hi_s = bands.at(r, BandArray::hi_s);
-    const double* const lo_s = bands.at(r, BandArray::lo_s);
-    for (std::int64_t l = c; l < W; l += C) {
-      if (plan.magnitudes) {
-        mb += bands.at(r, BandArray::abs_b)[l];
-        ms += bands.at(r, BandArray::abs_s)[l];
-      }
-      two_sum_into(hb, lb, hi_b[l]);
-      lb += lo_b[l];
-      two_sum_into(hs, ls, hi_s[l]);
-      ls += lo_s[l];
-    }
-  }
-  // The pass summed dy*(x - mean); invar enters once per channel.
-  const double iv = Stats::load(a.invar, c);
-  const double db = hb + lb, ds = (hs + ls) * iv;
   using Lim = typename Stats::Lim;
-  bool known = plan.magnitudes;
-  if (!known && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
-    // Only here does the guard read them: recompute them from the intact inputs.
-    channel_magnitudes<T>(a, p, plan.lanes.mean[c], c, &mb, &ms);
-    known = true;
-  }
-  Scratch& sc = *plan.scratch;
-  if (known) {  // pass 2's guard (DxBound) reuses them
-    sc.magnitudes[static_cast<std::size_t>(2 * c)] = mb;
-    sc.magnitudes[static_cast<std::size_t>(2 * c + 1)] = ms;
+  if (!plan.magnitudes && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
+    channel_magnitudes<T>(a, plan.p, plan.lanes.mean[c], c, &mb, &ms);
+    Scratch& sc = *plan.scratch;
+    sc.magnitudes[static_cast<std::size_t>(c)] = mb;
+    sc.magnitudes[static_cast<std::size_t>(a.channel + c)] = ms;
     sc.known[static_cast<std::size_t>(c)] = 1;
   }
   // Below the threshold Stats::store ignores the bound, so mb = ms = 0 do no harm there.
   const double sums_error =
       plan.binary32_sums ? kErrorPerMagnitudeBinary32Sums : kErrorPerMagnitude;
+  const double iv = Stats::load(a.invar, c);
   Stats::store(a.dbias, c, db, sums_error * mb);
   Stats::store(a.dscale, c, ds, sums_error * (std::fabs(iv) * ms));
-  if (plan.train) {
-    const LaneArrays& ln = plan.lanes;
-    const auto m = static_cast<double>(a.batch);
-    const double b = ln.a[c] * db / m, k = ln.a[c] * iv * ds / m;
-    for (std::int64_t l = c; l < W; l += C) {
-      ln.b[l] = b;
-      ln.nc[l] = -k;
-      if (plan.binary32_pass2) {
-        ln.nb32[l] = narrow_coefficient(-b);
-        ln.nc32[l] = narrow_coefficient(-k);
-      }
-    }
-  }
 }
 
-// Combine: channels [begin, end), a vector at a time where combine_channels
-// can (fold 1, no magnitudes: lane = channel), else one by one; the same
-// operations either way.
+// Combine: channels [begin, end) (lane_kernels.hpp combine_channels).
 struct CombineStep {
   const Plan* plan;
   std::int64_t begin, end;
@@ -382,30 +347,33 @@ void combine(const CombineStep& s) {
   const Plan& plan = *s.plan;
   const Args& a = *plan.args;
   const BandLayout& b = plan.bands;
-  const bool vector_combine = plan.p.fold == 1 && !plan.magnitudes;
-  const CombineSpan cs{.hi_b = b.at(0, BandArray::hi_b),
-                       .lo_b = b.at(0, BandArray::lo_b),
-                       .hi_s = b.at(0, BandArray::hi_s),
-                       .lo_s = b.at(0, BandArray::lo_s),
-                       .bands = plan.p.row_parts,
-                       .band_stride = b.stride(),
-                       .a = plan.lanes.a,
-                       .invar = a.invar,
-                       .dbias = a.dbias,
-                       .dscale = a.dscale,
-                       .b = plan.lanes.b,
-                       .nc = plan.lanes.nc,
-                       .nb32 = plan.lanes.nb32,
-                       .nc32 = plan.lanes.nc32,
-                       .m = static_cast<double>(a.batch),
-                       .train = plan.train};
-  std::int64_t c = s.begin;
-  while (c < s.end) {
-    if (vector_combine) c = combine_channels(Stats::type, cs, c, s.end);
-    // A channel combine_channels left (in a vector at the overflow threshold,
-    // or in the tail): one by one until the vector path can go on.
-    if (c < s.end) combine_channel<T, Stats>(plan, c++);
-  }
+  double* const magnitudes = plan.scratch->magnitudes.data();
+  combine_channels(Stats::type,
+                   {.hi_b = b.at(0, BandArray::hi_b),
+                    .lo_b = b.at(0, BandArray::lo_b),
+                    .hi_s = b.at(0, BandArray::hi_s),
+                    .lo_s = b.at(0, BandArray::lo_s),
+                    .abs_b = plan.magnitudes ? b.at(0, BandArray::abs_b) : nullptr,
+                    .abs_s = plan.magnitudes ? b.at(0, BandArray::abs_s) : nullptr,
+                    .bands = plan.p.row_parts,
+                    .band_stride = b.stride(),
+                    .channel = a.channel,
+                    .width = plan.p.width,
+                    .a = plan.lanes.a,
+                    .invar = a.invar,
+                    .dbias = a.dbias,
+                    .dscale = a.dscale,
+                    .sum_abs_dy = magnitudes,
+                    .sum_abs_dy_d = magnitudes + a.channel,
+                    .b = plan.lanes.b,
+                    .nc = plan.lanes.nc,
+                    .nb32 = plan.lanes.nb32,
+                    .nc32 = plan.lanes.nc32,
+                    .m = static_cast<double>(a.batch),
+                    .train = plan.train,
+                    .store_guarded = &store_sums_guarded<T, Stats>,
+                    .guard_ctx = &plan},
+                   s.begin, s.end);
 }
 
 // Apply: pass 2 (training dx) over one region.
@@ -437,23 +405,24 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       combine<T, Stats>({.plan = &plan, .begin = g.lane_begin, .end = g.lane_end});
       apply<T>({.plan = &plan, .region = g});
     });
-    return;
-  }
-  pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-    reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
-  });
-  // Channels combine independently: many of them are spread over the pool
-  // too, rather than keep the other cores waiting (up to ~20 ns a channel
-  // one at a time: tens of us for thousands of channels).
-  const std::int64_t C = a.channel;
-  const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
-  pool::run_parts(a.core_mask, combine_parts, [&](int k) {
-    combine<T, Stats>(
-        {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
-  });
-  if (plan.train) {
-    pool::run_parts(a.core_mask, p.parts(),
-                    [&](int part) { apply<T>({.plan = &plan, .region = apply_region(p, part)}); });
+  } else {
+    pool::run_parts(a.core_mask, p.parts(), [&](int part) {
+      reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
+    });
+    // Channels combine independently: many of them are spread over the pool
+    // too, rather than keep the other cores waiting (up to ~20 ns a channel
+    // one at a time: tens of us for thousands of channels).
+    const std::int64_t C = a.channel;
+    const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
+    pool::run_parts(a.core_mask, combine_parts, [&](int k) {
+      combine<T, Stats>(
+          {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
+    });
+    if (plan.train) {
+      pool::run_parts(a.core_mask, p.parts(), [&](int part) {
+        apply<T>({.plan = &plan, .region = apply_region(p, part)});
+      });
+    }
   }
 }
 

@@ -672,90 +672,119 @@ void ApplyHalf(const LaneSpan& span) {
   });
 }
 
-// narrow_coefficient (binary32_coefficients.hpp) a vector at a time.
-hn::Vec<DF> narrow_coefficients(VD v) {
-  const DD dd;
-  const VD a = hn::Abs(v);
+// A coefficient of binary16 data's binary32 formulas (binary32_coefficients.hpp):
+// a dx coefficient rounded to binary32 is within a relative 2^-24 only where
+// the binary64 value is zero or rounds to a normal finite binary32 value;
+// elsewhere NaN, which sends the lane to the binary64 path.
+template <class D>
+HWY_INLINE hn::Vec<hn::Rebind<float, D>> narrow_coefficients(D d, hn::Vec<D> v) {
+  const auto a = hn::Abs(v);
   const auto ok =
-      hn::Or(hn::Eq(v, hn::Zero(dd)), hn::And(hn::Ge(a, hn::Set(dd, kFloatMinNormal)),
-                                              hn::Lt(a, hn::Set(dd, F32Limits::rounds_to_inf))));
-  return hn::DemoteTo(DF(), hn::IfThenElse(ok, v, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
+      hn::Or(hn::Eq(v, hn::Zero(d)), hn::And(hn::Ge(a, hn::Set(d, kFloatMinNormal)),
+                                             hn::Lt(a, hn::Set(d, F32Limits::rounds_to_inf))));
+  return hn::DemoteTo(hn::Rebind<float, D>(), hn::IfThenElse(ok, v, hn::NaN(d)));
 }
 
-// sum_mean (binary32_coefficients.hpp) a vector at a time.
-hn::Vec<DF> sum_means(VD mean) {
-  const DD dd;
-  const VD a = hn::Abs(mean);
-  const auto ok = hn::Or(hn::Eq(mean, hn::Zero(dd)), hn::And(hn::Ge(a, hn::Set(dd, kSumMeanMin)),
-                                                             hn::Le(a, hn::Set(dd, kSumMeanMax))));
-  return hn::DemoteTo(DF(), hn::IfThenElse(ok, mean, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
+// The mean for inference pass 1's binary32 sums (binary32_coefficients.hpp):
+// zero or of magnitude in [kSumMeanMin, kSumMeanMax] in binary32 (exact), NaN
+// for any other, whose lane keeps the binary64 sums.
+template <class D>
+HWY_INLINE hn::Vec<hn::Rebind<float, D>> sum_means(D d, hn::Vec<D> mean) {
+  const auto a = hn::Abs(mean);
+  const auto ok = hn::Or(hn::Eq(mean, hn::Zero(d)), hn::And(hn::Ge(a, hn::Set(d, kSumMeanMin)),
+                                                            hn::Le(a, hn::Set(d, kSumMeanMax))));
+  return hn::DemoteTo(hn::Rebind<float, D>(), hn::IfThenElse(ok, mean, hn::NaN(d)));
 }
 
-template <DataType S>
-std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  const VD m = hn::Set(dd, s.m), zero = hn::Zero(dd), limit = hn::Set(dd, Limits<S>::rounds_to_inf);
-  // two_sum_into(hi, lo, v), then lo += w, as the scalar code.
-  const auto add_part = [](VD& hi, VD& lo, VD v, VD w) {
-    two_sum_into(hi, lo, v);
-    lo = hn::Add(lo, w);
-  };
-  std::int64_t c = begin;
-  for (; c + N <= end; c += N) {
-    VD hb = zero, lb = zero, hs = zero, ls = zero;
-    for (int r = 0; r < s.bands; ++r) {
-      const std::int64_t o = r * s.band_stride + c;
-      add_part(hb, lb, hn::LoadU(dd, s.hi_b + o), hn::LoadU(dd, s.lo_b + o));
-      add_part(hs, ls, hn::LoadU(dd, s.hi_s + o), hn::LoadU(dd, s.lo_s + o));
+// Channels of a vector whose dbias or dscale reaches the statistics type's
+// overflow threshold (rare): the driver's guard stores them one by one.
+template <class D>
+HWY_NOINLINE void store_sums_guarded(D d, const CombineSpan& s, std::int64_t c, hn::Vec<D> db,
+                                     hn::Vec<D> ds, hn::Vec<D> mb, hn::Vec<D> ms) {
+  HWY_ALIGN double tb[kMaxLanes], ts[kMaxLanes], tmb[kMaxLanes], tms[kMaxLanes];
+  hn::Store(db, d, tb);
+  hn::Store(ds, d, ts);
+  hn::Store(mb, d, tmb);
+  hn::Store(ms, d, tms);
+  for (std::size_t k = 0; k < hn::Lanes(d); ++k) {
+    s.store_guarded(s.guard_ctx, c + static_cast<std::int64_t>(k), tb[k], ts[k], tmb[k], tms[k]);
+  }
+}
+
+// The combination's arithmetic, the one place it is written: channels
+// [c, c + Lanes(d)) (CombineSpan).
+template <DataType S, class D>
+HWY_INLINE void combine_lanes(D d, const CombineSpan& s, std::int64_t c) {
+  using V = hn::Vec<D>;
+  const V zero = hn::Zero(d);
+  V hb = zero, lb = zero, hs = zero, ls = zero, mb = zero, ms = zero;
+  for (int r = 0; r < s.bands; ++r) {
+    for (std::int64_t l = c; l < s.width; l += s.channel) {
+      const std::int64_t o = r * s.band_stride + l;
+      if (s.abs_b != nullptr) {
+        mb = hn::Add(mb, hn::LoadU(d, s.abs_b + o));
+        ms = hn::Add(ms, hn::LoadU(d, s.abs_s + o));
+      }
+      two_sum_into(hb, lb, hn::LoadU(d, s.hi_b + o));
+      lb = hn::Add(lb, hn::LoadU(d, s.lo_b + o));
+      two_sum_into(hs, ls, hn::LoadU(d, s.hi_s + o));
+      ls = hn::Add(ls, hn::LoadU(d, s.lo_s + o));
     }
-    const VD db = hn::Add(hb, lb);
-    const VD iv = load<S>(dd, s.invar, c);
-    const VD ds = hn::Mul(hn::Add(hs, ls), iv);
-    const auto high = hn::Or(hn::Ge(hn::Abs(db), limit), hn::Ge(hn::Abs(ds), limit));
-    if (HWY_UNLIKELY(!hn::AllFalse(dd, high))) break;
-    store<S>(dd, s.dbias, c, db);
-    store<S>(dd, s.dscale, c, ds);
-    if (s.train) {
-      const VD a = hn::LoadU(dd, s.a + c);
-      const VD b = hn::Div(hn::Mul(a, db), m);
-      const VD nc = hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m));
-      hn::StoreU(b, dd, s.b + c);
-      hn::StoreU(nc, dd, s.nc + c);
+  }
+  // The pass summed dy*(x - mean); invar enters once per channel.
+  const V iv = load<S>(d, s.invar, c);
+  const V db = hn::Add(hb, lb);
+  const V ds = hn::Mul(hn::Add(hs, ls), iv);
+  if (s.abs_b != nullptr) {
+    hn::StoreU(mb, d, s.sum_abs_dy + c);
+    hn::StoreU(ms, d, s.sum_abs_dy_d + c);
+  }
+  const V limit = hn::Set(d, Limits<S>::overflow);
+  if (HWY_UNLIKELY(
+          !hn::AllFalse(d, hn::Or(hn::Ge(hn::Abs(db), limit), hn::Ge(hn::Abs(ds), limit))))) {
+    store_sums_guarded(d, s, c, db, ds, mb, ms);
+  } else {
+    store<S>(d, s.dbias, c, db);
+    store<S>(d, s.dscale, c, ds);
+  }
+  if (s.train) {
+    const hn::Rebind<float, D> df;
+    const V m = hn::Set(d, s.m);
+    const V a = hn::LoadU(d, s.a + c);
+    const V b = hn::Div(hn::Mul(a, db), m);
+    const V nc = hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m));
+    for (std::int64_t l = c; l < s.width; l += s.channel) {
+      hn::StoreU(b, d, s.b + l);
+      hn::StoreU(nc, d, s.nc + l);
       if (s.nb32 != nullptr) {
-        hn::StoreU(narrow_coefficients(hn::Neg(b)), DF(), s.nb32 + c);
-        hn::StoreU(narrow_coefficients(nc), DF(), s.nc32 + c);
+        hn::StoreU(narrow_coefficients(d, hn::Neg(b)), df, s.nb32 + l);
+        hn::StoreU(narrow_coefficients(d, nc), df, s.nc32 + l);
       }
     }
   }
-  return c;
 }
-// A vector of channels at a time, the rest one by one with the same
-// operations. a = scale * invar is exact: two binary32 significands fit in a
-// binary64 one; mean is exact in binary32 (a binary16 or binary32 value).
+
+template <DataType S>
+void Combine(const CombineSpan& span, std::int64_t begin, std::int64_t end) {
+  const CombineSpan s = span;  // see kLocalSpan
+  for_lanes(DD(), begin, end, [&](auto d, std::int64_t c) { combine_lanes<S>(d, s, c); });
+}
+
+// The per-lane coefficients from the statistics. a = scale * invar is exact:
+// two binary32 significands fit in a binary64 one; mean is exact in binary32
+// (a binary16 or binary32 value).
 template <DataType S>
 void Prepare(const LaneCoefficients& s, std::int64_t channel) {
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  std::int64_t c = 0;
-  for (; c + N <= channel; c += N) {
-    const VD mu = load<S>(dd, s.mean_in, c);
-    const VD k = hn::Mul(load<S>(dd, s.scale_in, c), load<S>(dd, s.invar_in, c));
-    hn::StoreU(mu, dd, s.mean + c);
-    hn::StoreU(k, dd, s.a + c);
-    if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
-    if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
-    if (s.sum_mean32 != nullptr) hn::StoreU(sum_means(mu), DF(), s.sum_mean32 + c);
-  }
-  for (; c < channel; ++c) {
-    const double mu = load1<S>(s.mean_in, c);
-    const double k = load1<S>(s.scale_in, c) * load1<S>(s.invar_in, c);
-    s.mean[c] = mu;
-    s.a[c] = k;
-    if (s.a32 != nullptr) s.a32[c] = narrow_coefficient(k);
-    if (s.mean32 != nullptr) s.mean32[c] = static_cast<float>(mu);
-    if (s.sum_mean32 != nullptr) s.sum_mean32[c] = sum_mean(mu);
-  }
+  for_lanes(DD(), 0, channel, [&](auto d, std::int64_t c) {
+    const hn::Rebind<float, decltype(d)> df;
+    const auto mu = load<S>(d, s.mean_in, c);
+    const auto k = hn::Mul(load<S>(d, s.scale_in, c), load<S>(d, s.invar_in, c));
+    hn::StoreU(mu, d, s.mean + c);
+    hn::StoreU(k, d, s.a + c);
+    if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(d, k), df, s.a32 + c);
+    if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(df, mu), df, s.mean32 + c);
+    if (s.sum_mean32 != nullptr) hn::StoreU(sum_means(d, mu), df, s.sum_mean32 + c);
+  });
 }
 void PrepareF32(const LaneCoefficients& s, std::int64_t channel) {
   Prepare<DataType::f32>(s, channel);
@@ -764,11 +793,11 @@ void PrepareF16(const LaneCoefficients& s, std::int64_t channel) {
   Prepare<DataType::f16>(s, channel);
 }
 
-std::int64_t CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
-  return Combine<DataType::f32>(s, begin, end);
+void CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  Combine<DataType::f32>(s, begin, end);
 }
-std::int64_t CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
-  return Combine<DataType::f16>(s, begin, end);
+void CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  Combine<DataType::f16>(s, begin, end);
 }
 
 template <DataType T>
@@ -816,11 +845,10 @@ void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t chann
                          : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
 }
 
-std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
-                              std::int64_t end) {
+void combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin, std::int64_t end) {
   select_isa();
-  return stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(CombineF32)(s, begin, end)
-                                : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
+  stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(CombineF32)(s, begin, end)
+                         : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
 }
 
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
