@@ -298,33 +298,40 @@ template <DataType T, bool kWriteDx, bool kMagnitudes, std::int64_t kRows, class
 HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
                             double* acc_s, std::int64_t base, std::int64_t l) {
   using V = hn::Vec<D>;
+  // Locals, which the stores below cannot be assumed to change (kLocalSpan).
+  const std::int64_t W = s.width;
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  void* const dx = s.dx;
+  double* const abs_b = out.abs_b;
+  double* const abs_s = out.abs_s;
   const V mu = hn::LoadU(d, s.mean + l);
   V sb = hn::LoadU(d, acc_b + l), ss = hn::LoadU(d, acc_s + l);
   V ab = hn::Zero(d), as = hn::Zero(d);
   if constexpr (kMagnitudes) {
-    ab = hn::LoadU(d, out.abs_b + l);
-    as = hn::LoadU(d, out.abs_s + l);
+    ab = hn::LoadU(d, abs_b + l);
+    as = hn::LoadU(d, abs_s + l);
   }
   [[maybe_unused]] V k = hn::Zero(d);
   if constexpr (kWriteDx) k = hn::LoadU(d, s.a + l);
 #pragma GCC unroll 4
   for (std::int64_t q = 0; q < kRows; ++q) {
-    const std::int64_t i = base + q * s.width + l;
-    const V dy = load<T>(d, s.dy, i);
-    const V dev = hn::Sub(load<T>(d, s.x, i), mu);
+    const std::int64_t i = base + q * W + l;
+    const V dy = load<T>(d, dy_in, i);
+    const V dev = hn::Sub(load<T>(d, x, i), mu);
     sb = hn::Add(sb, dy);
     ss = fused(d, dy, dev, ss);
     if constexpr (kMagnitudes) {
       ab = hn::Add(ab, hn::Abs(dy));
       as = fused(d, hn::Abs(dy), hn::Abs(dev), as);
     }
-    if constexpr (kWriteDx) store<T>(d, s.dx, i, hn::Mul(k, dy));
+    if constexpr (kWriteDx) store<T>(d, dx, i, hn::Mul(k, dy));
   }
   hn::StoreU(sb, d, acc_b + l);
   hn::StoreU(ss, d, acc_s + l);
   if constexpr (kMagnitudes) {
-    hn::StoreU(ab, d, out.abs_b + l);
-    hn::StoreU(as, d, out.abs_s + l);
+    hn::StoreU(ab, d, abs_b + l);
+    hn::StoreU(as, d, abs_s + l);
   }
 }
 
@@ -581,13 +588,16 @@ HWY_INLINE void store_dx(D d, const LaneSpan& s, std::int64_t i, std::int64_t l,
 template <DataType T, std::int64_t kRows, class D>
 HWY_INLINE void dx_rows(D d, const LaneSpan& s, std::int64_t r0, std::int64_t l) {
   using V = hn::Vec<D>;
+  const std::int64_t W = s.width;  // locals: see kLocalSpan
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
   const V mu = hn::LoadU(d, s.mean + l), a = hn::LoadU(d, s.a + l);
   const V nb = hn::Neg(hn::LoadU(d, s.b + l)), nc = hn::LoadU(d, s.nc + l);
 #pragma GCC unroll 4
   for (std::int64_t q = 0; q < kRows; ++q) {
-    const std::int64_t i = (r0 + q) * s.width + l;
-    const V dy = load<T>(d, s.dy, i);
-    const V dev = hn::Sub(load<T>(d, s.x, i), mu);
+    const std::int64_t i = (r0 + q) * W + l;
+    const V dy = load<T>(d, dy_in, i);
+    const V dev = hn::Sub(load<T>(d, x, i), mu);
     store_dx<T>(d, s, i, l, fused(d, dev, nc, fused(d, a, dy, nb)), dy, dev);
   }
 }
@@ -648,14 +658,18 @@ HWY_NOINLINE void store_half_lanes(D ds, const LaneSpan& s, std::int64_t row, st
 template <std::int64_t kRows, class D>
 HWY_INLINE void dx_half_rows(D ds, const LaneSpan& s, std::int64_t r0, std::int64_t l) {
   using V = hn::Vec<D>;
+  const std::int64_t W = s.width;  // locals: see kLocalSpan
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  void* const dx = s.dx;
   const V mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
   const V nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
 #pragma GCC unroll 4
   for (std::int64_t q = 0; q < kRows; ++q) {
-    const std::int64_t i = (r0 + q) * s.width + l;
-    const V dev = hn::Sub(load_half(ds, s.x, i), mu);
-    const V t = fused(ds, dev, nc, fused(ds, a, load_half(ds, s.dy, i), nb));
-    if (HWY_UNLIKELY(!try_store_half(ds, s.dx, i, t))) store_half_lanes(ds, s, r0 + q, l, t);
+    const std::int64_t i = (r0 + q) * W + l;
+    const V dev = hn::Sub(load_half(ds, x, i), mu);
+    const V t = fused(ds, dev, nc, fused(ds, a, load_half(ds, dy_in, i), nb));
+    if (HWY_UNLIKELY(!try_store_half(ds, dx, i, t))) store_half_lanes(ds, s, r0 + q, l, t);
   }
 }
 
