@@ -181,7 +181,9 @@ HWY_INLINE void store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
 }
 
 // Lanes [l, l1) in whole vectors of d, then the rest one at a time with the
-// same body: body(d or D1, l).
+// same body: body(d or D1, l). The bodies are lambdas marked
+// BNG_INLINE_LAMBDA: a call per vector costs measurably on small tensors.
+#define BNG_INLINE_LAMBDA __attribute__((always_inline))
 template <class D, class Body>
 HWY_INLINE void for_lanes(D d, std::int64_t l, std::int64_t l1, const Body& body) {
   const auto N = static_cast<std::int64_t>(hn::Lanes(d));
@@ -275,7 +277,7 @@ constexpr std::int64_t kRowsAtOnce = 4;
 // pairs, error-free.
 void add_block_totals(const LaneSpan& s, const ReduceOut& out, const double* acc_b,
                       const double* acc_s) {
-  for_lanes(DD(), s.lane_begin, s.lane_end, [&](auto d, std::int64_t l) {
+  for_lanes(DD(), s.lane_begin, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
     const auto add_block = [&](double* hi, double* lo, const double* acc) {
       auto h = hn::LoadU(d, hi + l), e = hn::LoadU(d, lo + l);
       two_sum_into(h, e, hn::LoadU(d, acc + l));
@@ -351,12 +353,12 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
     std::int64_t r = rb;
     for (; r + kRowsAtOnce <= re && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
          r += kRowsAtOnce) {
-      for_lanes(DD(), l0, s.lane_end, [&](auto d, std::int64_t l) {
+      for_lanes(DD(), l0, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
         reduce_rows<T, kWriteDx, kMagnitudes, kRowsAtOnce>(d, s, out, acc_b, acc_s, r * W, l);
       });
     }
     for (; r < re; ++r) {
-      for_lanes(DD(), l0, row_lane_end(s, r), [&](auto d, std::int64_t l) {
+      for_lanes(DD(), l0, row_lane_end(s, r), [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
         reduce_rows<T, kWriteDx, kMagnitudes, 1>(d, s, out, acc_b, acc_s, r * W, l);
       });
     }
@@ -623,11 +625,12 @@ void Apply(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
   last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
     if (rows == kRowsAtOnce) {
-      for_lanes(DD(), s.lane_begin, l1,
-                [&](auto d, std::int64_t l) { dx_rows<T, kRowsAtOnce>(d, s, r0, l); });
+      for_lanes(DD(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+        dx_rows<T, kRowsAtOnce>(d, s, r0, l);
+      });
     } else {
       for_lanes(DD(), s.lane_begin, l1,
-                [&](auto d, std::int64_t l) { dx_rows<T, 1>(d, s, r0, l); });
+                [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA { dx_rows<T, 1>(d, s, r0, l); });
     }
   });
 }
@@ -677,11 +680,12 @@ void ApplyHalf(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
   last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
     if (rows == kRowsAtOnce) {
-      for_lanes(DS(), s.lane_begin, l1,
-                [&](auto d, std::int64_t l) { dx_half_rows<kRowsAtOnce>(d, s, r0, l); });
+      for_lanes(DS(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+        dx_half_rows<kRowsAtOnce>(d, s, r0, l);
+      });
     } else {
       for_lanes(DS(), s.lane_begin, l1,
-                [&](auto d, std::int64_t l) { dx_half_rows<1>(d, s, r0, l); });
+                [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA { dx_half_rows<1>(d, s, r0, l); });
     }
   });
 }
@@ -781,7 +785,8 @@ HWY_INLINE void combine_lanes(D d, const CombineSpan& s, std::int64_t c) {
 template <DataType S>
 void Combine(const CombineSpan& span, std::int64_t begin, std::int64_t end) {
   const CombineSpan s = span;  // see kLocalSpan
-  for_lanes(DD(), begin, end, [&](auto d, std::int64_t c) { combine_lanes<S>(d, s, c); });
+  for_lanes(DD(), begin, end,
+            [&](auto d, std::int64_t c) BNG_INLINE_LAMBDA { combine_lanes<S>(d, s, c); });
 }
 
 // The per-lane coefficients from the statistics. a = scale * invar is exact:
@@ -789,7 +794,7 @@ void Combine(const CombineSpan& span, std::int64_t begin, std::int64_t end) {
 // (a binary16 or binary32 value).
 template <DataType S>
 void Prepare(const LaneCoefficients& s, std::int64_t channel) {
-  for_lanes(DD(), 0, channel, [&](auto d, std::int64_t c) {
+  for_lanes(DD(), 0, channel, [&](auto d, std::int64_t c) BNG_INLINE_LAMBDA {
     const hn::Rebind<float, decltype(d)> df;
     const auto mu = load<S>(d, s.mean_in, c);
     const auto k = hn::Mul(load<S>(d, s.scale_in, c), load<S>(d, s.invar_in, c));
