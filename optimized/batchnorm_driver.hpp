@@ -1,7 +1,9 @@
-// One call of the operator on validated arguments: decode the partition from
-// the shape, run pass 1 (per-lane reductions) on the core pool, combine the
-// parts per channel in a fixed order, write dbias/dscale, then run pass 2
-// (training dx). docs/accuracy.md follows this code operation by operation.
+// One call of the operator on validated arguments, in four named phases:
+// plan (the partition from the shape, the scratch layout, the per-lane
+// coefficients), reduce (pass 1, per-lane sums, on the core pool), combine
+// (the parts per channel in a fixed order: dbias, dscale and pass 2's
+// coefficients) and apply (pass 2, training dx). docs/accuracy.md follows
+// this code operation by operation.
 #pragma once
 
 #include <algorithm>
@@ -36,13 +38,43 @@ using StatsF16 = StatsOf<DataType::f16>;
 
 namespace detail {
 
+// Pass 1's per-lane results: per row band, six arrays of `width` doubles
+// (in BandArray order), band after band. The first four (the compensated
+// sums) are always written; the magnitudes only when a call asks for them.
+enum class BandArray : int { hi_b, lo_b, hi_s, lo_s, abs_b, abs_s };
+struct BandLayout {
+  static constexpr int kArrays = 6;
+  static constexpr int kSumArrays = 4;
+  double* data;
+  std::int64_t width;
+  std::int64_t stride() const { return kArrays * width; }
+  double* at(int band, BandArray k) const {
+    return data + stride() * band + static_cast<int>(k) * width;
+  }
+};
+
+// Per-lane coefficients (LaneSpan), indexed by lane 0 .. width. The binary32
+// ones are null where the call does not use them.
+struct LaneArrays {
+  double* mean;
+  double* a;
+  double* b;
+  double* nc;
+  float* mean32;
+  float* a32;
+  float* nb32;
+  float* nc32;
+  float* sum_mean32;
+};
+
 // Per-thread scratch, grown and reused: O(width x parts + channel), never
 // O(batch x channel).
 struct Scratch {
-  std::vector<double> lanes;       // mean, a, b, -c per lane
-  std::vector<float> lanes32;      // binary16 data: a (and in training mean, -b, -c) in binary32
-  std::vector<double> parts;       // per row band: hi_b, lo_b, hi_s, lo_s, abs_b, abs_s per lane
-  std::vector<double> magnitudes;  // per channel: sum |dy|, sum |dy|*|x - mean|
+  std::vector<double> lanes;       // LaneArrays' binary64 arrays: mean, a, b, nc
+  std::vector<float> lanes32;      // binary16 data: a32 (and in training mean32, nb32, nc32;
+                                   // in inference sum_mean32)
+  std::vector<double> bands;       // BandLayout
+  std::vector<double> magnitudes;  // sum |dy| per channel, then sum |dy|*|x - mean| per channel
   std::vector<char> known;         // per channel: magnitudes computed
 };
 inline Scratch& call_scratch() {
@@ -52,6 +84,146 @@ inline Scratch& call_scratch() {
 inline std::vector<double>& block_scratch() {
   thread_local std::vector<double> acc;
   return acc;
+}
+
+// What one call does, decided from its arguments before any work.
+struct Plan {
+  const Args* args;
+  Partition p;
+  bool train;
+  bool tiled;  // training tiles: each part runs reduce, combine and apply on its columns
+  // An in-place call overwrites x or dy, so the magnitudes (needed only at the
+  // overflow threshold) cannot be recomputed later: pass 1 sums them for every
+  // lane. Any other call leaves them out of its hot loop.
+  bool magnitudes;
+  bool binary32_pass2;  // training on binary16 data: dx in binary32 (docs/accuracy.md §3.1)
+  bool binary32_sums;   // inference on binary16 data: binary32 partial sums in pass 1 (§2.1)
+  LaneArrays lanes;
+  BandLayout bands;
+  Scratch* scratch;
+  // Training dx's error bound at the overflow threshold (DxBound).
+  double (*dx_error_bound)(const void* ctx, std::int64_t lane, double dy, double d);
+  const void* bound_ctx;
+};
+
+// A rectangle of the partition's grid: wide rows x lanes.
+struct Region {
+  std::int64_t row_begin, row_end;
+  std::int64_t lane_begin, lane_end;
+};
+// Pass 1's part: row band part / col_parts, column range part % col_parts.
+inline Region reduce_region(const Partition& p, int part) {
+  const int r = part / p.col_parts, k = part % p.col_parts;
+  return {.row_begin = p.row_begin(r),
+          .row_end = p.row_end(r),
+          .lane_begin = p.lane_begin(k),
+          .lane_end = p.lane_end(k)};
+}
+// Pass 2's part (untiled): whole rows, every lane; last rows first (see
+// apply_span): part 0 takes the last range.
+inline Region apply_region(const Partition& p, int part) {
+  return {.row_begin = p.apply_row(p.parts() - 1 - part),
+          .row_end = p.apply_row(p.parts() - part),
+          .lane_begin = 0,
+          .lane_end = p.width};
+}
+
+inline LaneSpan lane_span(const Plan& plan, const Region& g) {
+  const Args& a = *plan.args;
+  const LaneArrays& l = plan.lanes;
+  return {.x = a.x,
+          .dy = a.dy,
+          .dx = a.dx,
+          .width = plan.p.width,
+          .row_begin = g.row_begin,
+          .row_end = g.row_end,
+          .last_row = plan.p.wide_rows - 1,
+          .last_lanes = plan.p.last_lanes,
+          .lane_begin = g.lane_begin,
+          .lane_end = g.lane_end,
+          .mean = l.mean,
+          .a = l.a,
+          .b = l.b,
+          .nc = l.nc,
+          .mean32 = l.mean32,
+          .a32 = l.a32,
+          .nb32 = l.nb32,
+          .nc32 = l.nc32,
+          .sum_mean32 = l.sum_mean32,
+          .dx_error_bound = plan.dx_error_bound,
+          .bound_ctx = plan.bound_ctx};
+}
+
+// Plan: the partition from the shape, the scratch sized and its bands
+// cleared, and the per-lane coefficients from the statistics (lanes [0, C),
+// then copied to the other fold slots).
+template <DataType T, class Stats>
+Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
+  Partition p = make_partition(a.batch, a.channel, model);
+  const bool train = a.is_train != 0;
+  constexpr std::int64_t kDataBytes = T == DataType::f32 ? 4 : 2;
+  const bool tiled = train && tile_for_training(p, kDataBytes);
+  const std::int64_t W = p.width, C = a.channel;
+  const bool magnitudes = a.dx == a.x || a.dx == a.dy;
+  constexpr bool binary16_data = T == DataType::f16;
+  const bool binary32_pass2 = train && binary16_data;
+  const bool binary32_sums = !train && binary16_data;
+
+  sc.lanes.resize(static_cast<std::size_t>(4 * W));
+  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary16_data ? 2 : 0) * W));
+  double* const lanes = sc.lanes.data();
+  float* const a32 = binary16_data ? sc.lanes32.data() : nullptr;
+  const LaneArrays l{.mean = lanes,
+                     .a = lanes + W,
+                     .b = lanes + 2 * W,
+                     .nc = lanes + 3 * W,
+                     .mean32 = binary32_pass2 ? a32 + W : nullptr,
+                     .a32 = a32,
+                     .nb32 = binary32_pass2 ? a32 + 2 * W : nullptr,
+                     .nc32 = binary32_pass2 ? a32 + 3 * W : nullptr,
+                     .sum_mean32 = binary32_sums ? a32 + W : nullptr};
+
+  sc.bands.resize(static_cast<std::size_t>(BandLayout::kArrays * W * p.row_parts));
+  const BandLayout bands{.data = sc.bands.data(), .width = W};
+  const int cleared = magnitudes ? BandLayout::kArrays : BandLayout::kSumArrays;
+  for (int r = 0; r < p.row_parts; ++r) {
+    double* const band = bands.at(r, BandArray::hi_b);
+    std::fill(band, band + cleared * W, 0.0);
+  }
+  sc.magnitudes.resize(static_cast<std::size_t>(2 * C));
+  // With magnitudes, combine stores every channel's; else the guards compute
+  // them on demand.
+  sc.known.assign(static_cast<std::size_t>(C), magnitudes ? 1 : 0);
+
+  prepare_lanes(Stats::type,
+                {.mean_in = a.mean,
+                 .invar_in = a.invar,
+                 .scale_in = a.scale,
+                 .mean = l.mean,
+                 .a = l.a,
+                 .mean32 = l.mean32,
+                 .a32 = l.a32,
+                 .sum_mean32 = l.sum_mean32},
+                C);
+  for (std::int64_t k = C; k < W; k += C) {
+    std::copy_n(l.mean, C, l.mean + k);
+    std::copy_n(l.a, C, l.a + k);
+    for (float* f : {l.a32, l.mean32, l.sum_mean32}) {
+      if (f != nullptr) std::copy_n(f, C, f + k);
+    }
+  }
+  return {.args = &a,
+          .p = p,
+          .train = train,
+          .tiled = tiled,
+          .magnitudes = magnitudes,
+          .binary32_pass2 = binary32_pass2,
+          .binary32_sums = binary32_sums,
+          .lanes = l,
+          .bands = bands,
+          .scratch = &sc,
+          .dx_error_bound = nullptr,
+          .bound_ctx = nullptr};
 }
 
 // The magnitudes sum |dy| and sum |dy|*|x - mean| of channel c (the M of
@@ -89,225 +261,166 @@ void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int
 // worker (rarely): one lock guards the per-channel cache.
 template <DataType T, class Stats>
 struct DxBound {
-  const Args* args;
-  const Partition* partition;
-  const double* lane_mean;
-  const double* lane_a;
-  Scratch* scratch;
+  const Plan* plan;
   std::mutex mutex;
 
   static double bound(const void* ctx, std::int64_t lane, double dy, double d) {
     auto* self = static_cast<DxBound*>(const_cast<void*>(ctx));
     const std::lock_guard<std::mutex> lock(self->mutex);
-    const Args& a = *self->args;
+    const Plan& plan = *self->plan;
+    const Args& a = *plan.args;
     const auto c = lane % a.channel;
-    double* const mag = self->scratch->magnitudes.data() + 2 * c;
-    if (!self->scratch->known[static_cast<std::size_t>(c)]) {
-      channel_magnitudes<T>(a, *self->partition, self->lane_mean[lane], c, mag, mag + 1);
-      self->scratch->known[static_cast<std::size_t>(c)] = 1;
+    double* const mb = plan.scratch->magnitudes.data() + c;
+    double* const ms = mb + a.channel;
+    if (!plan.scratch->known[static_cast<std::size_t>(c)]) {
+      channel_magnitudes<T>(a, plan.p, plan.lanes.mean[lane], c, mb, ms);
+      plan.scratch->known[static_cast<std::size_t>(c)] = 1;
     }
     const double m = static_cast<double>(a.batch);
-    const double aa = std::fabs(self->lane_a[lane]);
+    const double aa = std::fabs(plan.lanes.a[lane]);
     const double aiv = std::fabs(Stats::load(a.invar, c));
     const double ka = kErrorPerMagnitude * aa;
-    return ka * std::fabs(dy) + ka * mag[0] / m +
-           std::fabs(d) * (kErrorPerMagnitude * (aa * aiv) * (aiv * mag[1]) / m);
+    return ka * std::fabs(dy) + ka * *mb / m +
+           std::fabs(d) * (kErrorPerMagnitude * (aa * aiv) * (aiv * *ms) / m);
   }
 };
 
-}  // namespace detail
+// Reduce: pass 1 over one part's region into its row band's arrays (and, for
+// inference, dx).
+struct ReduceStep {
+  const Plan* plan;
+  Region region;
+  int band;
+};
+template <DataType T>
+void reduce(const ReduceStep& s) {
+  const Plan& plan = *s.plan;
+  const BandLayout& b = plan.bands;
+  const std::int64_t lanes = s.region.lane_end - s.region.lane_begin;
+  std::vector<double>& acc = block_scratch();
+  acc.resize(static_cast<std::size_t>(2 * lanes));
+  reduce_span(T, lane_span(plan, s.region),
+              {.acc_b = acc.data(),
+               .acc_s = acc.data() + lanes,
+               .hi_b = b.at(s.band, BandArray::hi_b),
+               .lo_b = b.at(s.band, BandArray::lo_b),
+               .hi_s = b.at(s.band, BandArray::hi_s),
+               .lo_s = b.at(s.band, BandArray::lo_s),
+               .abs_b = b.at(s.band, BandArray::abs_b),
+               .abs_s = b.at(s.band, BandArray::abs_s)},
+              /*write_dx=*/!plan.train, plan.magnitudes);
+}
 
-inline constexpr std::int64_t kPooledCombineChannels = 512;
+// Combine's rare guard (CombineSpan::store_guarded): channel c's dbias and
+// dscale at the overflow threshold, stored with their run-time error bounds
+// (docs/accuracy.md §4). Without magnitudes from pass 1 they are recomputed
+// here from the intact inputs, only for such a channel, and kept for pass 2's
+// guard (DxBound).
+template <DataType T, class Stats>
+void store_sums_guarded(const void* ctx, std::int64_t c, double db, double ds, double mb,
+                        double ms) {
+  const Plan& plan = *static_cast<const Plan*>(ctx);
+  const Args& a = *plan.args;
+  using Lim = typename Stats::Lim;
+  if (!plan.magnitudes && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
+    channel_magnitudes<T>(a, plan.p, plan.lanes.mean[c], c, &mb, &ms);
+    Scratch& sc = *plan.scratch;
+    sc.magnitudes[static_cast<std::size_t>(c)] = mb;
+    sc.magnitudes[static_cast<std::size_t>(a.channel + c)] = ms;
+    sc.known[static_cast<std::size_t>(c)] = 1;
+  }
+  // Below the threshold Stats::store ignores the bound, so mb = ms = 0 do no harm there.
+  const double sums_error =
+      plan.binary32_sums ? kErrorPerMagnitudeBinary32Sums : kErrorPerMagnitude;
+  const double iv = Stats::load(a.invar, c);
+  Stats::store(a.dbias, c, db, sums_error * mb);
+  Stats::store(a.dscale, c, ds, sums_error * (std::fabs(iv) * ms));
+}
+
+// Combine: channels [begin, end) (lane_kernels.hpp combine_channels).
+struct CombineStep {
+  const Plan* plan;
+  std::int64_t begin, end;
+};
+template <DataType T, class Stats>
+void combine(const CombineStep& s) {
+  const Plan& plan = *s.plan;
+  const Args& a = *plan.args;
+  const BandLayout& b = plan.bands;
+  double* const magnitudes = plan.scratch->magnitudes.data();
+  combine_channels(Stats::type,
+                   {.hi_b = b.at(0, BandArray::hi_b),
+                    .lo_b = b.at(0, BandArray::lo_b),
+                    .hi_s = b.at(0, BandArray::hi_s),
+                    .lo_s = b.at(0, BandArray::lo_s),
+                    .abs_b = plan.magnitudes ? b.at(0, BandArray::abs_b) : nullptr,
+                    .abs_s = plan.magnitudes ? b.at(0, BandArray::abs_s) : nullptr,
+                    .bands = plan.p.row_parts,
+                    .band_stride = b.stride(),
+                    .channel = a.channel,
+                    .width = plan.p.width,
+                    .a = plan.lanes.a,
+                    .invar = a.invar,
+                    .dbias = a.dbias,
+                    .dscale = a.dscale,
+                    .sum_abs_dy = magnitudes,
+                    .sum_abs_dy_d = magnitudes + a.channel,
+                    .b = plan.lanes.b,
+                    .nc = plan.lanes.nc,
+                    .nb32 = plan.lanes.nb32,
+                    .nc32 = plan.lanes.nc32,
+                    .m = static_cast<double>(a.batch),
+                    .train = plan.train,
+                    .store_guarded = &store_sums_guarded<T, Stats>,
+                    .guard_ctx = &plan},
+                   s.begin, s.end);
+}
+
+// Apply: pass 2 (training dx) over one region.
+struct ApplyStep {
+  const Plan* plan;
+  Region region;
+};
+template <DataType T>
+void apply(const ApplyStep& s) {
+  apply_span(T, lane_span(*s.plan, s.region));
+}
+
+}  // namespace detail
 
 template <DataType T, class Stats>
 void run_batchnorm(const Args& a, const TargetModel& model) {
-  Partition p = make_partition(a.batch, a.channel, model);
-  const bool train = a.is_train != 0;
-  constexpr std::int64_t kDataBytes = T == DataType::f32 ? 4 : 2;
-  const bool tiled = train && tile_for_training(p, kDataBytes);
-  const std::int64_t W = p.width, C = a.channel;
-  const auto m = static_cast<double>(a.batch);
-  // An in-place call overwrites x or dy, so the magnitudes (needed only at the
-  // overflow threshold) cannot be recomputed later: pass 1 sums them for every
-  // lane. Any other call leaves them out of its hot loop.
-  const bool magnitudes = a.dx == a.x || a.dx == a.dy;
-  detail::Scratch& sc = detail::call_scratch();
-  sc.lanes.resize(static_cast<std::size_t>(4 * W));
-  sc.parts.resize(static_cast<std::size_t>(6 * W * p.row_parts));
-  for (int r = 0; r < p.row_parts; ++r) {
-    double* const band = sc.parts.data() + 6 * W * r;
-    std::fill(band, band + (magnitudes ? 6 : 4) * W, 0.0);
-  }
-  sc.magnitudes.resize(static_cast<std::size_t>(2 * C));
-  sc.known.assign(static_cast<std::size_t>(C), 0);
-  double* const mean = sc.lanes.data();
-  double* const ca = mean + W;
-  double* const cb = ca + W;
-  double* const cc = cb + W;
-  // Binary16 data: dx in binary32 (docs/accuracy.md §3.1).
-  constexpr bool binary32_dx = T == DataType::f16;
-  const bool binary32_pass2 = train && binary32_dx;
-  // Inference on binary16 data: binary32 partial sums in pass 1 (§2.1).
-  const bool binary32_sums = !train && binary32_dx;
-  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary32_dx ? 2 : 0) * W));
-  float* const a32 = binary32_dx ? sc.lanes32.data() : nullptr;
-  float* const mean32 = binary32_pass2 ? a32 + W : nullptr;
-  float* const nb32 = binary32_pass2 ? mean32 + W : nullptr;
-  float* const nc32 = binary32_pass2 ? nb32 + W : nullptr;
-  float* const sum_mean32 = binary32_sums ? a32 + W : nullptr;
-  // Lanes [0, C) from the statistics, then copied to the other fold slots.
-  prepare_lanes(Stats::type,
-                LaneCoefficients{a.mean, a.invar, a.scale, mean, ca, mean32, a32, sum_mean32}, C);
-  for (std::int64_t l = C; l < W; l += C) {
-    std::copy_n(mean, C, mean + l);
-    std::copy_n(ca, C, ca + l);
-    for (float* lanes : {a32, mean32, sum_mean32}) {
-      if (lanes != nullptr) std::copy_n(lanes, C, lanes + l);
-    }
-  }
-  detail::DxBound<T, Stats> dx_bound{&a, &p, mean, ca, &sc, {}};
-  const auto span = [&](int part) {
-    const int r = part / p.col_parts, k = part % p.col_parts;
-    return LaneSpan{a.x,
-                    a.dy,
-                    a.dx,
-                    W,
-                    p.row_begin(r),
-                    p.row_end(r),
-                    p.wide_rows - 1,
-                    p.last_lanes,
-                    p.lane_begin(k),
-                    p.lane_end(k),
-                    mean,
-                    ca,
-                    cb,
-                    cc,
-                    mean32,
-                    a32,
-                    nb32,
-                    nc32,
-                    sum_mean32,
-                    &detail::DxBound<T, Stats>::bound,
-                    &dx_bound};
-  };
+  using namespace detail;
+  Plan plan = plan_call<T, Stats>(a, model, call_scratch());
+  DxBound<T, Stats> dx_bound{.plan = &plan, .mutex = {}};
+  plan.dx_error_bound = &DxBound<T, Stats>::bound;
+  plan.bound_ctx = &dx_bound;
+  const Partition& p = plan.p;
 
-  const auto reduce = [&](int part) {
-    const LaneSpan s = span(part);
-    double* const band = sc.parts.data() + 6 * W * (part / p.col_parts);
-    std::vector<double>& acc = detail::block_scratch();
-    acc.resize(static_cast<std::size_t>(2 * (s.lane_end - s.lane_begin)));
-    reduce_span(T, s,
-                ReduceOut{acc.data(), acc.data() + (s.lane_end - s.lane_begin), band, band + W,
-                          band + 2 * W, band + 3 * W, band + 4 * W, band + 5 * W},
-                !train, magnitudes);
-  };
-
-  // Per channel, in a fixed order (row band, then fold slot): the parts'
-  // (hi, lo) pairs into one compensated sum, and with magnitudes their
-  // magnitude sums into plain sums (the M bounds of docs/accuracy.md §4).
-  const double sums_error = binary32_sums ? kErrorPerMagnitudeBinary32Sums : kErrorPerMagnitude;
-  const auto combine = [&](std::int64_t c) {
-    double hb = 0, lb = 0, hs = 0, ls = 0, mb = 0, ms = 0;
-    for (int r = 0; r < p.row_parts; ++r) {
-      const double* band = sc.parts.data() + 6 * W * r;
-      for (std::int64_t l = c; l < W; l += C) {
-        if (magnitudes) {
-          mb += band[4 * W + l];
-          ms += band[5 * W + l];
-        }
-        two_sum_into(hb, lb, band[l]);
-        lb += band[W + l];
-        two_sum_into(hs, ls, band[2 * W + l]);
-        ls += band[3 * W + l];
-      }
-    }
-    // The pass summed dy*(x - mean); invar enters once per channel.
-    const double iv = Stats::load(a.invar, c);
-    const double db = hb + lb, ds = (hs + ls) * iv;
-    using Lim = typename Stats::Lim;
-    bool known = magnitudes;
-    if (!known && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
-      // Only here does the guard read them: recompute them from the intact inputs.
-      detail::channel_magnitudes<T>(a, p, mean[c], c, &mb, &ms);
-      known = true;
-    }
-    if (known) {  // pass 2's guard (DxBound) reuses them
-      sc.magnitudes[static_cast<std::size_t>(2 * c)] = mb;
-      sc.magnitudes[static_cast<std::size_t>(2 * c + 1)] = ms;
-      sc.known[static_cast<std::size_t>(c)] = 1;
-    }
-    // Below the threshold Stats::store ignores the bound, so mb = ms = 0 do no harm there.
-    Stats::store(a.dbias, c, db, sums_error * mb);
-    Stats::store(a.dscale, c, ds, sums_error * (std::fabs(iv) * ms));
-    if (train) {
-      const double b = ca[c] * db / m, k = ca[c] * iv * ds / m;
-      for (std::int64_t l = c; l < W; l += C) {
-        cb[l] = b;
-        cc[l] = -k;
-        if (binary32_pass2) {
-          nb32[l] = narrow_coefficient(-b);
-          nc32[l] = narrow_coefficient(-k);
-        }
-      }
-    }
-  };
-
-  // Channels [begin, end): a vector at a time where combine_channels can
-  // (fold 1, no magnitudes: lane = channel), else one by one; the same
-  // operations either way.
-  const bool vector_combine = p.fold == 1 && !magnitudes;
-  const CombineSpan cs{sc.parts.data(),
-                       sc.parts.data() + W,
-                       sc.parts.data() + 2 * W,
-                       sc.parts.data() + 3 * W,
-                       p.row_parts,
-                       6 * W,
-                       ca,
-                       a.invar,
-                       a.dbias,
-                       a.dscale,
-                       cb,
-                       cc,
-                       nb32,
-                       nc32,
-                       m,
-                       train};
-  const auto combine_range = [&](std::int64_t begin, std::int64_t end) {
-    std::int64_t c = begin;
-    while (c < end) {
-      if (vector_combine) c = combine_channels(Stats::type, cs, c, end);
-      // A channel combine_channels left (in a vector at the overflow threshold,
-      // or in the tail): one by one until the vector path can go on.
-      if (c < end) combine(c++);
-    }
-  };
-
-  if (tiled) {
+  if (plan.tiled) {
     // One row band, fold 1: a part's lanes are its channels, all rows.
     pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-      reduce(part);
-      const LaneSpan s = span(part);
-      combine_range(s.lane_begin, s.lane_end);
-      apply_span(T, s);
+      const Region g = reduce_region(p, part);
+      reduce<T>({.plan = &plan, .region = g, .band = 0});
+      combine<T, Stats>({.plan = &plan, .begin = g.lane_begin, .end = g.lane_end});
+      apply<T>({.plan = &plan, .region = g});
     });
   } else {
-    pool::run_parts(a.core_mask, p.parts(), reduce);
+    pool::run_parts(a.core_mask, p.parts(), [&](int part) {
+      reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
+    });
     // Channels combine independently: many of them are spread over the pool
     // too, rather than keep the other cores waiting (up to ~20 ns a channel
     // one at a time: tens of us for thousands of channels).
+    const std::int64_t C = a.channel;
     const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
     pool::run_parts(a.core_mask, combine_parts, [&](int k) {
-      combine_range(C * k / combine_parts, C * (k + 1) / combine_parts);
+      combine<T, Stats>(
+          {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
     });
-    if (train) {
+    if (plan.train) {
       pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-        LaneSpan s = span(0);
-        // Last rows first (see apply_span): part 0 takes the last range.
-        s.row_begin = p.apply_row(p.parts() - 1 - part);
-        s.row_end = p.apply_row(p.parts() - part);
-        s.lane_begin = 0;
-        s.lane_end = W;
-        apply_span(T, s);
+        apply<T>({.plan = &plan, .region = apply_region(p, part)});
       });
     }
   }

@@ -6,9 +6,6 @@
 // depend on how lanes are grouped.
 #pragma once
 
-#include <cmath>
-#include <limits>
-
 #include "output_rounding.hpp"
 
 namespace bng::opt {
@@ -16,27 +13,17 @@ namespace bng::opt {
 inline constexpr double kFloatMinNormal = 0x1p-126;
 
 // A dx coefficient rounded to binary32 is within a relative 2^-24 only where
-// the binary64 value is zero or rounds to a normal finite binary32 value.
-inline float narrow_coefficient(double v) {
-  const double a = std::fabs(v);
-  if (v == 0 || (a >= kFloatMinNormal && a < F32Limits::rounds_to_inf))
-    return static_cast<float>(v);
-  return std::numeric_limits<float>::quiet_NaN();
-}
+// the binary64 value is zero or rounds to a normal finite binary32 value
+// (magnitude from kFloatMinNormal, below F32Limits::rounds_to_inf); any other
+// becomes NaN (narrow_coefficients, lane_kernels.cpp).
 
 // Inference pass 1 of binary16 data sums dy*(x - mean) over pairs of rows in
 // binary32 (docs/accuracy.md §2.1). With x a binary16 value and the mean zero
 // or of magnitude in [2^-77, 2^100], every product and partial sum is zero or
 // of magnitude in [2^-124, 2^119): no underflow, no overflow. The mean of
 // such a lane in binary32 (exact), NaN for any other, whose lane keeps the
-// binary64 sums.
+// binary64 sums (sum_means, lane_kernels.cpp).
 inline constexpr double kSumMeanMin = 0x1p-77;
 inline constexpr double kSumMeanMax = 0x1p100;
-
-inline float sum_mean(double mean) {
-  const double a = std::fabs(mean);
-  if (mean == 0 || (a >= kSumMeanMin && a <= kSumMeanMax)) return static_cast<float>(mean);
-  return std::numeric_limits<float>::quiet_NaN();
-}
 
 }  // namespace bng::opt

@@ -43,49 +43,59 @@ constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
 // From here on a binary32 value rounds to a binary16 infinity (F16Limits).
 constexpr float kHalfRoundsToInf = static_cast<float>(F16Limits::rounds_to_inf);
 
+// Every formula below is written once, generic over the descriptor D: a full
+// vector (DD, DS) for the bulk of the lanes, and D1 = CappedTag<T, 1> for
+// single lanes (the lanes after the last whole vector, the lanes of a vector
+// that must go one by one). The same operations lane by lane, hence the same
+// bits whatever the grouping (the pattern of hwy/contrib/algo/transform-inl.h).
+template <class D>
+using D1 = hn::CappedTag<hn::TFromD<D>, 1>;
+
 // a*b + c with one rounding on every path: the FMA instruction of the AVX2 and
 // AVX3 targets, std::fma (correctly rounded) lane by lane on the portable
 // path, so that all paths give the same bits. docs/accuracy.md counts one
 // rounding for each.
-VD fused(VD a, VD b, VD c) {
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V fused(D d, V a, V b, V c) {
   if constexpr (kHardwareConversions) {
     return hn::MulAdd(a, b, c);
   } else {
-    const DD dd;
-    HWY_ALIGN double ta[kMaxLanes], tb[kMaxLanes], tc[kMaxLanes];
-    hn::Store(a, dd, ta);
-    hn::Store(b, dd, tb);
-    hn::Store(c, dd, tc);
-    for (std::size_t k = 0; k < hn::Lanes(dd); ++k) ta[k] = std::fma(ta[k], tb[k], tc[k]);
-    return hn::Load(dd, ta);
+    using T = hn::TFromD<D>;
+    HWY_ALIGN T ta[kMaxLanes * 2], tb[kMaxLanes * 2], tc[kMaxLanes * 2];
+    hn::Store(a, d, ta);
+    hn::Store(b, d, tb);
+    hn::Store(c, d, tc);
+    for (std::size_t k = 0; k < hn::Lanes(d); ++k) ta[k] = std::fma(ta[k], tb[k], tc[k]);
+    return hn::Load(d, ta);
   }
 }
 
-// two_sum_into (scalar_elements.hpp) a vector at a time: the same operations.
-HWY_INLINE void two_sum_into(VD& hi, VD& lo, VD v) {
-  const VD sum = hn::Add(hi, v);
-  const VD bv = hn::Sub(sum, hi);
+// Error-free addition into a (hi, lo) pair (TwoSum, Knuth): hi + lo gains
+// exactly v's value, apart from lo's own rounding.
+template <class V>
+HWY_INLINE void two_sum_into(V& hi, V& lo, V v) {
+  const V sum = hn::Add(hi, v);
+  const V bv = hn::Sub(sum, hi);
   lo = hn::Add(lo, hn::Add(hn::Sub(hi, hn::Sub(sum, bv)), hn::Sub(v, bv)));
   hi = sum;
 }
 
-// The lanes after the last whole vector use load1/store1 (scalar_elements.hpp):
-// the same double operations in the same order as the vector forms, hence the
-// same bits.
-template <DataType T>
-VD load(const void* p, std::int64_t i) {
-  const DD dd;
+// Elements i .. of a tensor of type T into binary64 (exact). The portable path
+// converts binary16 lane by lane with half_bits.hpp (load1).
+template <DataType T, class D>
+HWY_INLINE hn::Vec<D> load(D d, const void* p, std::int64_t i) {
+  const hn::Rebind<float, D> df;
   if constexpr (T == DataType::f32) {
-    return hn::PromoteTo(dd, hn::LoadU(DF(), static_cast<const float*>(p) + i));
+    return hn::PromoteTo(d, hn::LoadU(df, static_cast<const float*>(p) + i));
   } else if constexpr (kHardwareConversions) {
     const auto* h =
         reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
-    return hn::PromoteTo(dd, hn::PromoteTo(DF(), hn::LoadU(DH(), h)));
+    return hn::PromoteTo(d, hn::PromoteTo(df, hn::LoadU(hn::Rebind<hwy::float16_t, D>(), h)));
   } else {
     HWY_ALIGN double tmp[kMaxLanes];
-    for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+    for (std::size_t k = 0; k < hn::Lanes(d); ++k)
       tmp[k] = load1<T>(p, i + static_cast<std::int64_t>(k));
-    return hn::Load(dd, tmp);
+    return hn::Load(d, tmp);
   }
 }
 
@@ -95,12 +105,13 @@ VD load(const void* p, std::int64_t i) {
 // spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. For
 // |t| < 65520 (try_store's condition, which sends NaN elsewhere) the result is a binary16
 // value, so the two narrowing conversions after it are exact.
-VD round_to_half_precision(VD t) {
-  const DD dd;
-  const DU du;
-  const VD a = hn::Abs(t);
-  const VD pow2 = hn::BitCast(dd, hn::And(hn::BitCast(du, a), hn::Set(du, 0x7ff0000000000000ull)));
-  const VD c = hn::Mul(hn::Max(pow2, hn::Set(dd, 0x1p-14)), hn::Set(dd, 0x1.8p42));
+template <class D>
+HWY_INLINE hn::Vec<D> round_to_half_precision(D dd, hn::Vec<D> t) {
+  const hn::RebindToUnsigned<D> du;
+  const auto a = hn::Abs(t);
+  const auto pow2 =
+      hn::BitCast(dd, hn::And(hn::BitCast(du, a), hn::Set(du, 0x7ff0000000000000ull)));
+  const auto c = hn::Mul(hn::Max(pow2, hn::Set(dd, 0x1p-14)), hn::Set(dd, 0x1.8p42));
   return hn::CopySign(hn::Sub(hn::Add(a, c), c), t);
 }
 
@@ -108,61 +119,78 @@ VD round_to_half_precision(VD t) {
 // scalar rules of output_rounding.hpp (the clamp below the overflow
 // threshold, training dx's guard, Inf, the canonical NaN): rare, so one test per vector instead
 // of clamping every lane. Where it stores, the bits are those of store1.
-template <DataType T>
-HWY_INLINE bool try_store(void* p, std::int64_t i, VD t) {
-  const DD dd;
+template <DataType T, class D>
+HWY_INLINE bool try_store(D dd, void* p, std::int64_t i, hn::Vec<D> t) {
+  const hn::Rebind<float, D> df;
   if constexpr (T == DataType::f32) {
     // Rounding to nearest-even gives Inf exactly from MAX + ulp/2 on, where
     // store1 would clamp or guard; below that it is store1's result. A NaN
     // goes to store1 too, which stores the canonical NaN.
-    const auto f = hn::DemoteTo(DF(), t);
-    if (HWY_UNLIKELY(!hn::AllTrue(DF(), hn::IsFinite(f)))) return false;
-    hn::StoreU(f, DF(), static_cast<float*>(p) + i);
+    const auto f = hn::DemoteTo(df, t);
+    if (HWY_UNLIKELY(!hn::AllTrue(df, hn::IsFinite(f)))) return false;
+    hn::StoreU(f, df, static_cast<float*>(p) + i);
   } else {
     // Not below 65520 (NaN included: the comparison is false) goes to store1.
     if (HWY_UNLIKELY(!hn::AllTrue(dd, hn::Lt(hn::Abs(t), hn::Set(dd, F16Limits::rounds_to_inf)))))
       return false;
 #if HWY_TARGET == HWY_AVX3
-    // Round to odd into binary32 (truncate, then set the last bit where that
-    // was inexact), then to nearest-even into binary16: a correctly rounded
-    // result, because binary32 keeps 13 more bits than binary16 and the set
-    // bit decides ties (Boldo and Melquiond, "Emulation of FMA and correctly
-    // rounded sums: proved algorithms using rounding to odd", 2008). Fewer
-    // operations than round_to_half_precision; the same bits (the
-    // last binary32 bit never reaches binary16).
-    const __m512d v = t.raw;
-    const __m256 f = _mm512_cvt_roundpd_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), v, _CMP_NEQ_UQ);
-    const __m256i bits = _mm256_castps_si256(f);
-    const __m256i odd = _mm256_mask_or_epi32(bits, inexact, bits, _mm256_set1_epi32(1));
-    const __m128i h = _mm256_cvtps_ph(_mm256_castsi256_ps(odd), _MM_FROUND_TO_NEAREST_INT);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<std::uint16_t*>(p) + i), h);
-#else
-    const auto f = hn::DemoteTo(DF(), round_to_half_precision(t));
-    auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
-    hn::StoreU(hn::DemoteTo(DH(), f), DH(), h);
+    if constexpr (std::is_same_v<D, DD>) {
+      // Round to odd into binary32 (truncate, then set the last bit where that
+      // was inexact), then to nearest-even into binary16: a correctly rounded
+      // result, because binary32 keeps 13 more bits than binary16 and the set
+      // bit decides ties (Boldo and Melquiond, "Emulation of FMA and correctly
+      // rounded sums: proved algorithms using rounding to odd", 2008). Fewer
+      // operations than round_to_half_precision; the same bits (the
+      // last binary32 bit never reaches binary16).
+      const __m512d v = t.raw;
+      const __m256 f = _mm512_cvt_roundpd_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+      const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), v, _CMP_NEQ_UQ);
+      const __m256i bits = _mm256_castps_si256(f);
+      const __m256i odd = _mm256_mask_or_epi32(bits, inexact, bits, _mm256_set1_epi32(1));
+      const __m128i h = _mm256_cvtps_ph(_mm256_castsi256_ps(odd), _MM_FROUND_TO_NEAREST_INT);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(static_cast<std::uint16_t*>(p) + i), h);
+      return true;
+    }
 #endif
+    const auto f = hn::DemoteTo(df, round_to_half_precision(dd, t));
+    auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
+    const hn::Rebind<hwy::float16_t, D> dh;
+    hn::StoreU(hn::DemoteTo(dh, f), dh, h);
   }
   return true;
 }
 
-// Lane by lane with store1: the portable path, and the rare vectors try_store
-// refuses. Out of line so the stack array stays out of the hot loops.
-template <DataType T>
-HWY_NOINLINE void store_lanes(void* p, std::int64_t i, VD t) {
-  const DD dd;
+// Lane by lane with store1 (output_rounding.hpp's rules, written once): the
+// portable path, and the rare vectors try_store refuses. Out of line so the
+// stack array stays out of the hot loops.
+template <DataType T, class D>
+HWY_NOINLINE void store_lanes(D d, void* p, std::int64_t i, hn::Vec<D> t) {
   HWY_ALIGN double tt[kMaxLanes];
-  hn::Store(t, dd, tt);
-  for (std::size_t k = 0; k < hn::Lanes(dd); ++k)
+  hn::Store(t, d, tt);
+  for (std::size_t k = 0; k < hn::Lanes(d); ++k)
     store1<T>(p, i + static_cast<std::int64_t>(k), tt[k]);
 }
 
-template <DataType T>
-HWY_INLINE void store(void* p, std::int64_t i, VD t) {
+template <DataType T, class D>
+HWY_INLINE void store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
   if constexpr (!kHardwareConversions) {
-    store_lanes<T>(p, i, t);
-  } else if (HWY_UNLIKELY(!try_store<T>(p, i, t))) {
-    store_lanes<T>(p, i, t);
+    store_lanes<T>(d, p, i, t);
+  } else if (HWY_UNLIKELY(!try_store<T>(d, p, i, t))) {
+    store_lanes<T>(d, p, i, t);
+  }
+}
+
+// Lanes [l, l1) in whole vectors of d, then the rest one at a time with the
+// same body: body(d or D1, l). The bodies are lambdas marked
+// BNG_INLINE_LAMBDA: a call per vector costs measurably on small tensors.
+#define BNG_INLINE_LAMBDA __attribute__((always_inline))
+template <class D, class Body>
+HWY_INLINE void for_lanes(D d, std::int64_t l, std::int64_t l1, const Body& body) {
+  const auto N = static_cast<std::int64_t>(hn::Lanes(d));
+  for (; l + N <= l1; l += N) body(d, l);
+  if (l < l1) {
+    const D1<D> d1;
+    for (; l < l1; ++l) body(d1, l);
   }
 }
 
@@ -173,21 +201,44 @@ using DS = hn::ScalableTag<float>;
 using VS = hn::Vec<DS>;
 using DSH = hn::Rebind<hwy::float16_t, DS>;
 
+// Binary16 elements i .. into binary32 (exact); the portable path converts
+// lane by lane with half_bits.hpp (load1).
+template <class D>
+HWY_INLINE hn::Vec<D> load_half(D ds, const void* p, std::int64_t i) {
+  if constexpr (kHardwareConversions) {
+    const auto* h =
+        reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
+    return hn::PromoteTo(ds, hn::LoadU(hn::Rebind<hwy::float16_t, D>(), h));
+  } else {
+    HWY_ALIGN float tmp[kMaxLanes * 2];
+    for (std::size_t k = 0; k < hn::Lanes(ds); ++k)
+      tmp[k] = static_cast<float>(load1<DataType::f16>(p, i + static_cast<std::int64_t>(k)));
+    return hn::Load(ds, tmp);
+  }
+}
 HWY_INLINE VS load_half(const void* p, std::int64_t i) {
-  const auto* h = reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
-  return hn::PromoteTo(DS(), hn::LoadU(DSH(), h));
+  return load_half(DS(), p, i);
 }
 
 // The binary32 form of try_store: t rounded once to binary16 and true, or
 // false without storing when some lane is not below 65520 (overflow, NaN, a
-// NaN coefficient): the caller then takes its lanes through the scalar rules.
-HWY_INLINE bool try_store_half(void* p, std::int64_t i, VS t) {
-  const DS ds;
-  if (HWY_UNLIKELY(!hn::AllTrue(ds, hn::Lt(hn::Abs(t), hn::Set(ds, kHalfRoundsToInf)))))
+// NaN coefficient), and always on the portable path: the caller then takes
+// its lanes through the scalar rules.
+template <class D>
+HWY_INLINE bool try_store_half(D ds, void* p, std::int64_t i, hn::Vec<D> t) {
+  if constexpr (!kHardwareConversions) {
     return false;
-  auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
-  hn::StoreU(hn::DemoteTo(DSH(), t), DSH(), h);
-  return true;
+  } else {
+    if (HWY_UNLIKELY(!hn::AllTrue(ds, hn::Lt(hn::Abs(t), hn::Set(ds, kHalfRoundsToInf)))))
+      return false;
+    auto* h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
+    const hn::Rebind<hwy::float16_t, D> dh;
+    hn::StoreU(hn::DemoteTo(dh, t), dh, h);
+    return true;
+  }
+}
+HWY_INLINE bool try_store_half(void* p, std::int64_t i, VS t) {
+  return try_store_half(DS(), p, i, t);
 }
 
 // Inference dx of one element. Binary16 data (docs/accuracy.md §3.1):
@@ -226,33 +277,71 @@ constexpr std::int64_t kRowsAtOnce = 4;
 // pairs, error-free.
 void add_block_totals(const LaneSpan& s, const ReduceOut& out, const double* acc_b,
                       const double* acc_s) {
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  std::int64_t l = s.lane_begin;
-  const auto add_block = [&](double* hi, double* lo, const double* acc) {
-    VD h = hn::LoadU(dd, hi + l), e = hn::LoadU(dd, lo + l);
-    two_sum_into(h, e, hn::LoadU(dd, acc + l));
-    hn::StoreU(h, dd, hi + l);
-    hn::StoreU(e, dd, lo + l);
-  };
-  for (; l + N <= s.lane_end; l += N) {
+  for_lanes(DD(), s.lane_begin, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+    const auto add_block = [&](double* hi, double* lo, const double* acc) {
+      auto h = hn::LoadU(d, hi + l), e = hn::LoadU(d, lo + l);
+      two_sum_into(h, e, hn::LoadU(d, acc + l));
+      hn::StoreU(h, d, hi + l);
+      hn::StoreU(e, d, lo + l);
+    };
     add_block(out.hi_b, out.lo_b, acc_b);
     add_block(out.hi_s, out.lo_s, acc_s);
+  });
+}
+
+// Pass 1's arithmetic, the one place it is written (binary64): lanes
+// [l, l + Lanes(d)) of kRows consecutive wide rows from element `base`, each
+// lane adding its rows one by one in row order into acc_b/acc_s (sums of dy
+// and, by fma, dy*(x - mean)) and with kMagnitudes into abs_b/abs_s; with
+// kWriteDx also inference dx = a*dy (binary32 data: binary16 inference is
+// ReduceHalfInfer below). The per-lane coefficients and accumulators are
+// loaded once per kRows rows.
+template <DataType T, bool kWriteDx, bool kMagnitudes, std::int64_t kRows, class D>
+HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                            double* acc_s, std::int64_t base, std::int64_t l) {
+  using V = hn::Vec<D>;
+  // Locals, which the stores below cannot be assumed to change (kLocalSpan).
+  const std::int64_t W = s.width;
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  void* const dx = s.dx;
+  double* const abs_b = out.abs_b;
+  double* const abs_s = out.abs_s;
+  const V mu = hn::LoadU(d, s.mean + l);
+  V sb = hn::LoadU(d, acc_b + l), ss = hn::LoadU(d, acc_s + l);
+  V ab = hn::Zero(d), as = hn::Zero(d);
+  if constexpr (kMagnitudes) {
+    ab = hn::LoadU(d, abs_b + l);
+    as = hn::LoadU(d, abs_s + l);
   }
-  for (; l < s.lane_end; ++l) {
-    opt::two_sum_into(out.hi_b[l], out.lo_b[l], acc_b[l]);
-    opt::two_sum_into(out.hi_s[l], out.lo_s[l], acc_s[l]);
+  [[maybe_unused]] V k = hn::Zero(d);
+  if constexpr (kWriteDx) k = hn::LoadU(d, s.a + l);
+#pragma GCC unroll 4
+  for (std::int64_t q = 0; q < kRows; ++q) {
+    const std::int64_t i = base + q * W + l;
+    const V dy = load<T>(d, dy_in, i);
+    const V dev = hn::Sub(load<T>(d, x, i), mu);
+    sb = hn::Add(sb, dy);
+    ss = fused(d, dy, dev, ss);
+    if constexpr (kMagnitudes) {
+      ab = hn::Add(ab, hn::Abs(dy));
+      as = fused(d, hn::Abs(dy), hn::Abs(dev), as);
+    }
+    if constexpr (kWriteDx) store<T>(d, dx, i, hn::Mul(k, dy));
+  }
+  hn::StoreU(sb, d, acc_b + l);
+  hn::StoreU(ss, d, acc_s + l);
+  if constexpr (kMagnitudes) {
+    hn::StoreU(ab, d, abs_b + l);
+    hn::StoreU(as, d, abs_s + l);
   }
 }
 
-// Pass 1 in binary64; with kWriteDx also inference dx = a*dy (binary32 data:
-// binary16 inference is ReduceHalfInfer below).
+// Pass 1 in binary64 over a span, block by block of kBlockRows rows.
 template <DataType T, bool kWriteDx, bool kMagnitudes>
 void Reduce(const LaneSpan& span, const ReduceOut& out) {
   static_assert(T == DataType::f32 || !kWriteDx);
   const LaneSpan s = span;  // see kLocalSpan
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
   const std::int64_t l0 = s.lane_begin;
   const std::int64_t n = s.lane_end - l0;
   double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
@@ -264,80 +353,14 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
     std::int64_t r = rb;
     for (; r + kRowsAtOnce <= re && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
          r += kRowsAtOnce) {
-      const std::int64_t base = r * W;
-      std::int64_t l = l0;
-      for (; l + N <= s.lane_end; l += N) {
-        const VD mu = hn::LoadU(dd, s.mean + l);
-        VD sb = hn::LoadU(dd, acc_b + l), ss = hn::LoadU(dd, acc_s + l);
-        VD ab = hn::Zero(dd), as = hn::Zero(dd);
-        if constexpr (kMagnitudes) {
-          ab = hn::LoadU(dd, out.abs_b + l);
-          as = hn::LoadU(dd, out.abs_s + l);
-        }
-        [[maybe_unused]] VD k = hn::Zero(dd);
-        if constexpr (kWriteDx) k = hn::LoadU(dd, s.a + l);
-#pragma GCC unroll 4
-        for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
-          const std::int64_t i = base + q * W + l;
-          const VD dy = load<T>(s.dy, i);
-          const VD d = hn::Sub(load<T>(s.x, i), mu);
-          sb = hn::Add(sb, dy);
-          ss = fused(dy, d, ss);
-          if constexpr (kMagnitudes) {
-            ab = hn::Add(ab, hn::Abs(dy));
-            as = fused(hn::Abs(dy), hn::Abs(d), as);
-          }
-          if constexpr (kWriteDx) store<T>(s.dx, i, hn::Mul(k, dy));
-        }
-        hn::StoreU(sb, dd, acc_b + l);
-        hn::StoreU(ss, dd, acc_s + l);
-        if constexpr (kMagnitudes) {
-          hn::StoreU(ab, dd, out.abs_b + l);
-          hn::StoreU(as, dd, out.abs_s + l);
-        }
-      }
-      for (; l < s.lane_end; ++l) {
-        for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
-          const std::int64_t i = base + q * W + l;
-          const double dy = load1<T>(s.dy, i);
-          const double d = load1<T>(s.x, i) - s.mean[l];
-          acc_b[l] += dy;
-          acc_s[l] = std::fma(dy, d, acc_s[l]);
-          if constexpr (kMagnitudes) {
-            out.abs_b[l] += std::fabs(dy);
-            out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
-          }
-          if constexpr (kWriteDx) infer1<T>(s, i, l, dy);
-        }
-      }
+      for_lanes(DD(), l0, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+        reduce_rows<T, kWriteDx, kMagnitudes, kRowsAtOnce>(d, s, out, acc_b, acc_s, r * W, l);
+      });
     }
     for (; r < re; ++r) {
-      const std::int64_t l1 = row_lane_end(s, r);
-      const std::int64_t base = r * W;
-      std::int64_t l = l0;
-      for (; l + N <= l1; l += N) {
-        const VD dy = load<T>(s.dy, base + l);
-        const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
-        hn::StoreU(hn::Add(hn::LoadU(dd, acc_b + l), dy), dd, acc_b + l);
-        hn::StoreU(fused(dy, d, hn::LoadU(dd, acc_s + l)), dd, acc_s + l);
-        if constexpr (kMagnitudes) {
-          hn::StoreU(hn::Add(hn::LoadU(dd, out.abs_b + l), hn::Abs(dy)), dd, out.abs_b + l);
-          hn::StoreU(fused(hn::Abs(dy), hn::Abs(d), hn::LoadU(dd, out.abs_s + l)), dd,
-                     out.abs_s + l);
-        }
-        if constexpr (kWriteDx) store<T>(s.dx, base + l, hn::Mul(hn::LoadU(dd, s.a + l), dy));
-      }
-      for (; l < l1; ++l) {
-        const double dy = load1<T>(s.dy, base + l);
-        const double d = load1<T>(s.x, base + l) - s.mean[l];
-        acc_b[l] += dy;
-        acc_s[l] = std::fma(dy, d, acc_s[l]);
-        if constexpr (kMagnitudes) {
-          out.abs_b[l] += std::fabs(dy);
-          out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(d), out.abs_s[l]);
-        }
-        if constexpr (kWriteDx) infer1<T>(s, base + l, l, dy);
-      }
+      for_lanes(DD(), l0, row_lane_end(s, r), [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+        reduce_rows<T, kWriteDx, kMagnitudes, 1>(d, s, out, acc_b, acc_s, r * W, l);
+      });
     }
     add_block_totals(s, out, acc_b, acc_s);
   }
@@ -465,8 +488,8 @@ std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double*
           const VD d1 = hn::Abs(hn::Sub(hn::PromoteTo(dd, hn::UpperHalf(df, x)), mu1));
           ab0 = hn::Add(ab0, dy0);
           ab1 = hn::Add(ab1, dy1);
-          as0 = fused(dy0, d0, as0);
-          as1 = fused(dy1, d1, as1);
+          as0 = fused(dd, dy0, d0, as0);
+          as1 = fused(dd, dy1, d1, as1);
         }
         if (HWY_UNLIKELY(!try_store_half(dx_out, i, hn::Mul(k, dy)))) {
           infer_half_elements(s, r * W + i, l, N);
@@ -536,53 +559,49 @@ double guard_dx(const LaneSpan& s, std::int64_t l, double t, double dy, double d
   return guard_overflow<Limits<T>>(t, s.dx_error_bound(s.bound_ctx, l, dy, d));
 }
 
-// Training dx of one element in binary64, guarded: the tails, and the lanes
-// the binary32 form of binary16 data hands back (dx_half).
-template <DataType T>
-void dx1(const LaneSpan& s, std::int64_t i, std::int64_t l) {
-  const double dy = load1<T>(s.dy, i);
-  const double d = load1<T>(s.x, i) - s.mean[l];
-  const double t = std::fma(d, s.nc[l], std::fma(s.a[l], dy, -s.b[l]));
-  store1<T>(s.dx, i, guard_dx<T>(s, l, t, dy, d));
-}
-
-// Lanes of a vector try_store refused (rare): through guard_dx one by one, the
-// same scalar operations as the tail, the same bits.
-template <DataType T>
-HWY_NOINLINE void store_dx_guarded(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy,
-                                   VD d) {
-  const DD dd;
+// Lanes of a vector try_store refused (rare), and every lane on the portable
+// path: through guard_dx and store1 one by one, the scalar rules written once.
+template <DataType T, class D>
+HWY_NOINLINE void store_dx_guarded(D d, const LaneSpan& s, std::int64_t i, std::int64_t l,
+                                   hn::Vec<D> t, hn::Vec<D> dy, hn::Vec<D> dev) {
   HWY_ALIGN double tt[kMaxLanes], ty[kMaxLanes], td[kMaxLanes];
-  hn::Store(t, dd, tt);
-  hn::Store(dy, dd, ty);
-  hn::Store(d, dd, td);
-  for (std::size_t k = 0; k < hn::Lanes(dd); ++k) {
+  hn::Store(t, d, tt);
+  hn::Store(dy, d, ty);
+  hn::Store(dev, d, td);
+  for (std::size_t k = 0; k < hn::Lanes(d); ++k) {
     const auto lane = l + static_cast<std::int64_t>(k);
     store1<T>(s.dx, i + static_cast<std::int64_t>(k), guard_dx<T>(s, lane, tt[k], ty[k], td[k]));
   }
 }
 
-template <DataType T>
-HWY_INLINE void store_dx(const LaneSpan& s, std::int64_t i, std::int64_t l, VD t, VD dy, VD d) {
+template <DataType T, class D>
+HWY_INLINE void store_dx(D d, const LaneSpan& s, std::int64_t i, std::int64_t l, hn::Vec<D> t,
+                         hn::Vec<D> dy, hn::Vec<D> dev) {
   if constexpr (kHardwareConversions) {
-    if (HWY_LIKELY(try_store<T>(s.dx, i, t))) return;
+    if (HWY_LIKELY(try_store<T>(d, s.dx, i, t))) return;
   }
-  store_dx_guarded<T>(s, i, l, t, dy, d);
+  store_dx_guarded<T>(d, s, i, l, t, dy, dev);
 }
 
-template <DataType T>
-void ApplyRow(const LaneSpan& s, std::int64_t base, std::int64_t l1) {
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  std::int64_t l = s.lane_begin;
-  for (; l + N <= l1; l += N) {
-    const VD dy = load<T>(s.dy, base + l);
-    const VD d = hn::Sub(load<T>(s.x, base + l), hn::LoadU(dd, s.mean + l));
-    const VD q = fused(hn::LoadU(dd, s.a + l), dy, hn::Neg(hn::LoadU(dd, s.b + l)));
-    const VD t = fused(d, hn::LoadU(dd, s.nc + l), q);
-    store_dx<T>(s, base + l, l, t, dy, d);
+// Pass 2's arithmetic in binary64, the one place it is written: lanes
+// [l, l + Lanes(d)) of kRows consecutive wide rows from row r0,
+// dx = fma(x - mean, nc, fma(a, dy, -b)), coefficients loaded once per kRows
+// rows.
+template <DataType T, std::int64_t kRows, class D>
+HWY_INLINE void dx_rows(D d, const LaneSpan& s, std::int64_t r0, std::int64_t l) {
+  using V = hn::Vec<D>;
+  const std::int64_t W = s.width;  // locals: see kLocalSpan
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  const V mu = hn::LoadU(d, s.mean + l), a = hn::LoadU(d, s.a + l);
+  const V nb = hn::Neg(hn::LoadU(d, s.b + l)), nc = hn::LoadU(d, s.nc + l);
+#pragma GCC unroll 4
+  for (std::int64_t q = 0; q < kRows; ++q) {
+    const std::int64_t i = (r0 + q) * W + l;
+    const V dy = load<T>(d, dy_in, i);
+    const V dev = hn::Sub(load<T>(d, x, i), mu);
+    store_dx<T>(d, s, i, l, fused(d, dev, nc, fused(d, a, dy, nb)), dy, dev);
   }
-  for (; l < l1; ++l) dx1<T>(s, base + l, l);
 }
 
 // Pass 2's row order, from the last row to the first (pass 1 just streamed
@@ -604,170 +623,187 @@ void last_rows_first(const LaneSpan& s, const Rows& rows) {
 template <DataType T>
 void Apply(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  const std::int64_t W = s.width;
   last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
-    if (rows != kRowsAtOnce) {
-      ApplyRow<T>(s, r0 * W, l1);
-      return;
-    }
-    std::int64_t l = s.lane_begin;
-    for (; l + N <= s.lane_end; l += N) {
-      const VD mu = hn::LoadU(dd, s.mean + l), a = hn::LoadU(dd, s.a + l);
-      const VD nb = hn::Neg(hn::LoadU(dd, s.b + l)), nc = hn::LoadU(dd, s.nc + l);
-#pragma GCC unroll 4
-      for (std::int64_t q = 0; q < kRowsAtOnce; ++q) {
-        const std::int64_t i = (r0 + q) * W + l;
-        const VD dy = load<T>(s.dy, i);
-        const VD d = hn::Sub(load<T>(s.x, i), mu);
-        store_dx<T>(s, i, l, fused(d, nc, fused(a, dy, nb)), dy, d);
-      }
-    }
-    for (; l < s.lane_end; ++l) {
-      for (std::int64_t q = 0; q < kRowsAtOnce; ++q) dx1<T>(s, (r0 + q) * W + l, l);
+    if (rows == kRowsAtOnce) {
+      for_lanes(DD(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+        dx_rows<T, kRowsAtOnce>(d, s, r0, l);
+      });
+    } else {
+      for_lanes(DD(), s.lane_begin, l1,
+                [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA { dx_rows<T, 1>(d, s, r0, l); });
     }
   });
 }
 
-// narrow_coefficient (binary32_coefficients.hpp) a vector at a time.
-hn::Vec<DF> narrow_coefficients(VD v) {
-  const DD dd;
-  const VD a = hn::Abs(v);
-  const auto ok =
-      hn::Or(hn::Eq(v, hn::Zero(dd)), hn::And(hn::Ge(a, hn::Set(dd, kFloatMinNormal)),
-                                              hn::Lt(a, hn::Set(dd, F32Limits::rounds_to_inf))));
-  return hn::DemoteTo(DF(), hn::IfThenElse(ok, v, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
-}
-
-// sum_mean (binary32_coefficients.hpp) a vector at a time.
-hn::Vec<DF> sum_means(VD mean) {
-  const DD dd;
-  const VD a = hn::Abs(mean);
-  const auto ok = hn::Or(hn::Eq(mean, hn::Zero(dd)), hn::And(hn::Ge(a, hn::Set(dd, kSumMeanMin)),
-                                                             hn::Le(a, hn::Set(dd, kSumMeanMax))));
-  return hn::DemoteTo(DF(), hn::IfThenElse(ok, mean, hn::Set(dd, hn::GetLane(hn::NaN(dd)))));
-}
-
-// One element: the binary32 formula, rounded once (store1 of a binary32 value
-// below 65520 is round-to-nearest-even, like the vector conversion); where
-// its result is not below 65520 (Inf, NaN, a NaN coefficient), dx1.
-void dx_half(const LaneSpan& s, std::int64_t i, std::int64_t l) {
-  constexpr auto H = DataType::f16;
-  const auto dy = static_cast<float>(load1<H>(s.dy, i));  // exact
-  const float d = static_cast<float>(load1<H>(s.x, i)) - s.mean32[l];
-  const float t = std::fma(d, s.nc32[l], std::fma(s.a32[l], dy, s.nb32[l]));
-  if (std::fabs(t) < kHalfRoundsToInf) {
-    store1<H>(s.dx, i, t);
-    return;
+// Binary16 data: the lanes of t (the binary32 dx of row `row`, lanes l ..)
+// that are below 65520 rounded once to binary16 with store1 (a binary32 value
+// below 65520 rounds to nearest-even, like the vector conversion); the others
+// (overflow, NaN, a NaN coefficient) redone in binary64, guarded.
+template <class D>
+HWY_NOINLINE void store_half_lanes(D ds, const LaneSpan& s, std::int64_t row, std::int64_t l,
+                                   hn::Vec<D> t) {
+  HWY_ALIGN float tt[kMaxLanes * 2];
+  hn::Store(t, ds, tt);
+  for (std::size_t k = 0; k < hn::Lanes(ds); ++k) {
+    const std::int64_t lane = l + static_cast<std::int64_t>(k);
+    if (std::fabs(tt[k]) < kHalfRoundsToInf) {
+      store1<DataType::f16>(s.dx, row * s.width + lane, tt[k]);
+    } else {
+      dx_rows<DataType::f16, 1>(D1<DD>(), s, row, lane);
+    }
   }
-  dx1<H>(s, i, l);
 }
 
-HWY_NOINLINE void dx_half_lanes(const LaneSpan& s, std::int64_t i, std::int64_t l, std::int64_t n) {
-  for (std::int64_t k = 0; k < n; ++k) dx_half(s, i + k, l + k);
+// Pass 2 of binary16 data in binary32 (docs/accuracy.md §3.1), the one place
+// it is written: lanes [l, l + Lanes(ds)) of kRows rows from row r0,
+// dx = fma(x - mean32, nc32, fma(a32, dy, nb32)), three roundings, then one
+// to binary16 (store_half_lanes for a vector with a lane not below 65520).
+template <std::int64_t kRows, class D>
+HWY_INLINE void dx_half_rows(D ds, const LaneSpan& s, std::int64_t r0, std::int64_t l) {
+  using V = hn::Vec<D>;
+  const std::int64_t W = s.width;  // locals: see kLocalSpan
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  void* const dx = s.dx;
+  const V mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
+  const V nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
+#pragma GCC unroll 4
+  for (std::int64_t q = 0; q < kRows; ++q) {
+    const std::int64_t i = (r0 + q) * W + l;
+    const V dev = hn::Sub(load_half(ds, x, i), mu);
+    const V t = fused(ds, dev, nc, fused(ds, a, load_half(ds, dy_in, i), nb));
+    if (HWY_UNLIKELY(!try_store_half(ds, dx, i, t))) store_half_lanes(ds, s, r0 + q, l, t);
+  }
 }
 
-// Rows [row_begin, row_end), lanes [lane_begin, l1) of each: whole vectors
-// where the hardware converts, with coefficients loaded once per `rows`
-// consecutive rows; every lane of a vector whose results are not all below
-// 65520 goes through dx_half, as do the lanes after the last whole vector.
-void apply_half_rows(const LaneSpan& span, std::int64_t first_row, std::int64_t rows,
-                     std::int64_t l1) {
+void ApplyHalf(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
-  std::int64_t l = s.lane_begin;
-  if constexpr (kHardwareConversions) {
-    const DS ds;
-    const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
-    for (; l + N <= l1; l += N) {
-      const VS mu = hn::LoadU(ds, s.mean32 + l), a = hn::LoadU(ds, s.a32 + l);
-      const VS nb = hn::LoadU(ds, s.nb32 + l), nc = hn::LoadU(ds, s.nc32 + l);
-#pragma GCC unroll 4
-      for (std::int64_t q = 0; q < rows; ++q) {
-        const std::int64_t i = (first_row + q) * s.width + l;
-        const VS d = hn::Sub(load_half(s.x, i), mu);
-        const VS t = hn::MulAdd(d, nc, hn::MulAdd(a, load_half(s.dy, i), nb));
-        if (HWY_UNLIKELY(!try_store_half(s.dx, i, t))) dx_half_lanes(s, i, l, N);
-      }
+  last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
+    if (rows == kRowsAtOnce) {
+      for_lanes(DS(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+        dx_half_rows<kRowsAtOnce>(d, s, r0, l);
+      });
+    } else {
+      for_lanes(DS(), s.lane_begin, l1,
+                [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA { dx_half_rows<1>(d, s, r0, l); });
     }
-  }
-  for (std::int64_t q = 0; q < rows; ++q) {
-    const std::int64_t base = (first_row + q) * s.width;
-    for (std::int64_t k = l; k < l1; ++k) dx_half(s, base + k, k);
+  });
+}
+
+// A coefficient of binary16 data's binary32 formulas (binary32_coefficients.hpp):
+// a dx coefficient rounded to binary32 is within a relative 2^-24 only where
+// the binary64 value is zero or rounds to a normal finite binary32 value;
+// elsewhere NaN, which sends the lane to the binary64 path.
+template <class D>
+HWY_INLINE hn::Vec<hn::Rebind<float, D>> narrow_coefficients(D d, hn::Vec<D> v) {
+  const auto a = hn::Abs(v);
+  const auto ok =
+      hn::Or(hn::Eq(v, hn::Zero(d)), hn::And(hn::Ge(a, hn::Set(d, kFloatMinNormal)),
+                                             hn::Lt(a, hn::Set(d, F32Limits::rounds_to_inf))));
+  return hn::DemoteTo(hn::Rebind<float, D>(), hn::IfThenElse(ok, v, hn::NaN(d)));
+}
+
+// The mean for inference pass 1's binary32 sums (binary32_coefficients.hpp):
+// zero or of magnitude in [kSumMeanMin, kSumMeanMax] in binary32 (exact), NaN
+// for any other, whose lane keeps the binary64 sums.
+template <class D>
+HWY_INLINE hn::Vec<hn::Rebind<float, D>> sum_means(D d, hn::Vec<D> mean) {
+  const auto a = hn::Abs(mean);
+  const auto ok = hn::Or(hn::Eq(mean, hn::Zero(d)), hn::And(hn::Ge(a, hn::Set(d, kSumMeanMin)),
+                                                            hn::Le(a, hn::Set(d, kSumMeanMax))));
+  return hn::DemoteTo(hn::Rebind<float, D>(), hn::IfThenElse(ok, mean, hn::NaN(d)));
+}
+
+// Channels of a vector whose dbias or dscale reaches the statistics type's
+// overflow threshold (rare): the driver's guard stores them one by one.
+template <class D>
+HWY_NOINLINE void store_sums_guarded(D d, const CombineSpan& s, std::int64_t c, hn::Vec<D> db,
+                                     hn::Vec<D> ds, hn::Vec<D> mb, hn::Vec<D> ms) {
+  HWY_ALIGN double tb[kMaxLanes], ts[kMaxLanes], tmb[kMaxLanes], tms[kMaxLanes];
+  hn::Store(db, d, tb);
+  hn::Store(ds, d, ts);
+  hn::Store(mb, d, tmb);
+  hn::Store(ms, d, tms);
+  for (std::size_t k = 0; k < hn::Lanes(d); ++k) {
+    s.store_guarded(s.guard_ctx, c + static_cast<std::int64_t>(k), tb[k], ts[k], tmb[k], tms[k]);
   }
 }
 
-void ApplyHalf(const LaneSpan& s) {
-  last_rows_first(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
-    apply_half_rows(s, r0, rows, l1);
-  });
+// The combination's arithmetic, the one place it is written: channels
+// [c, c + Lanes(d)) (CombineSpan).
+template <DataType S, class D>
+HWY_INLINE void combine_lanes(D d, const CombineSpan& s, std::int64_t c) {
+  using V = hn::Vec<D>;
+  const V zero = hn::Zero(d);
+  V hb = zero, lb = zero, hs = zero, ls = zero, mb = zero, ms = zero;
+  for (int r = 0; r < s.bands; ++r) {
+    for (std::int64_t l = c; l < s.width; l += s.channel) {
+      const std::int64_t o = r * s.band_stride + l;
+      if (s.abs_b != nullptr) {
+        mb = hn::Add(mb, hn::LoadU(d, s.abs_b + o));
+        ms = hn::Add(ms, hn::LoadU(d, s.abs_s + o));
+      }
+      two_sum_into(hb, lb, hn::LoadU(d, s.hi_b + o));
+      lb = hn::Add(lb, hn::LoadU(d, s.lo_b + o));
+      two_sum_into(hs, ls, hn::LoadU(d, s.hi_s + o));
+      ls = hn::Add(ls, hn::LoadU(d, s.lo_s + o));
+    }
+  }
+  // The pass summed dy*(x - mean); invar enters once per channel.
+  const V iv = load<S>(d, s.invar, c);
+  const V db = hn::Add(hb, lb);
+  const V ds = hn::Mul(hn::Add(hs, ls), iv);
+  if (s.abs_b != nullptr) {
+    hn::StoreU(mb, d, s.sum_abs_dy + c);
+    hn::StoreU(ms, d, s.sum_abs_dy_d + c);
+  }
+  const V limit = hn::Set(d, Limits<S>::overflow);
+  if (HWY_UNLIKELY(
+          !hn::AllFalse(d, hn::Or(hn::Ge(hn::Abs(db), limit), hn::Ge(hn::Abs(ds), limit))))) {
+    store_sums_guarded(d, s, c, db, ds, mb, ms);
+  } else {
+    store<S>(d, s.dbias, c, db);
+    store<S>(d, s.dscale, c, ds);
+  }
+  if (s.train) {
+    const hn::Rebind<float, D> df;
+    const V m = hn::Set(d, s.m);
+    const V a = hn::LoadU(d, s.a + c);
+    const V b = hn::Div(hn::Mul(a, db), m);
+    const V nc = hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m));
+    for (std::int64_t l = c; l < s.width; l += s.channel) {
+      hn::StoreU(b, d, s.b + l);
+      hn::StoreU(nc, d, s.nc + l);
+      if (s.nb32 != nullptr) {
+        hn::StoreU(narrow_coefficients(d, hn::Neg(b)), df, s.nb32 + l);
+        hn::StoreU(narrow_coefficients(d, nc), df, s.nc32 + l);
+      }
+    }
+  }
 }
 
 template <DataType S>
-std::int64_t Combine(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  const VD m = hn::Set(dd, s.m), zero = hn::Zero(dd), limit = hn::Set(dd, Limits<S>::rounds_to_inf);
-  // two_sum_into(hi, lo, v), then lo += w, as the scalar code.
-  const auto add_part = [](VD& hi, VD& lo, VD v, VD w) {
-    two_sum_into(hi, lo, v);
-    lo = hn::Add(lo, w);
-  };
-  std::int64_t c = begin;
-  for (; c + N <= end; c += N) {
-    VD hb = zero, lb = zero, hs = zero, ls = zero;
-    for (int r = 0; r < s.bands; ++r) {
-      const std::int64_t o = r * s.band_stride + c;
-      add_part(hb, lb, hn::LoadU(dd, s.hi_b + o), hn::LoadU(dd, s.lo_b + o));
-      add_part(hs, ls, hn::LoadU(dd, s.hi_s + o), hn::LoadU(dd, s.lo_s + o));
-    }
-    const VD db = hn::Add(hb, lb);
-    const VD iv = load<S>(s.invar, c);
-    const VD ds = hn::Mul(hn::Add(hs, ls), iv);
-    const auto high = hn::Or(hn::Ge(hn::Abs(db), limit), hn::Ge(hn::Abs(ds), limit));
-    if (HWY_UNLIKELY(!hn::AllFalse(dd, high))) break;
-    store<S>(s.dbias, c, db);
-    store<S>(s.dscale, c, ds);
-    if (s.train) {
-      const VD a = hn::LoadU(dd, s.a + c);
-      const VD b = hn::Div(hn::Mul(a, db), m);
-      const VD nc = hn::Neg(hn::Div(hn::Mul(hn::Mul(a, iv), ds), m));
-      hn::StoreU(b, dd, s.b + c);
-      hn::StoreU(nc, dd, s.nc + c);
-      if (s.nb32 != nullptr) {
-        hn::StoreU(narrow_coefficients(hn::Neg(b)), DF(), s.nb32 + c);
-        hn::StoreU(narrow_coefficients(nc), DF(), s.nc32 + c);
-      }
-    }
-  }
-  return c;
+void Combine(const CombineSpan& span, std::int64_t begin, std::int64_t end) {
+  const CombineSpan s = span;  // see kLocalSpan
+  for_lanes(DD(), begin, end,
+            [&](auto d, std::int64_t c) BNG_INLINE_LAMBDA { combine_lanes<S>(d, s, c); });
 }
-// A vector of channels at a time, the rest one by one with the same
-// operations. a = scale * invar is exact: two binary32 significands fit in a
-// binary64 one; mean is exact in binary32 (a binary16 or binary32 value).
+
+// The per-lane coefficients from the statistics. a = scale * invar is exact:
+// two binary32 significands fit in a binary64 one; mean is exact in binary32
+// (a binary16 or binary32 value).
 template <DataType S>
 void Prepare(const LaneCoefficients& s, std::int64_t channel) {
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(dd));
-  std::int64_t c = 0;
-  for (; c + N <= channel; c += N) {
-    const VD mu = load<S>(s.mean_in, c);
-    const VD k = hn::Mul(load<S>(s.scale_in, c), load<S>(s.invar_in, c));
-    hn::StoreU(mu, dd, s.mean + c);
-    hn::StoreU(k, dd, s.a + c);
-    if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(k), DF(), s.a32 + c);
-    if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(DF(), mu), DF(), s.mean32 + c);
-    if (s.sum_mean32 != nullptr) hn::StoreU(sum_means(mu), DF(), s.sum_mean32 + c);
-  }
-  for (; c < channel; ++c) {
-    const double mu = load1<S>(s.mean_in, c);
-    const double k = load1<S>(s.scale_in, c) * load1<S>(s.invar_in, c);
-    s.mean[c] = mu;
-    s.a[c] = k;
-    if (s.a32 != nullptr) s.a32[c] = narrow_coefficient(k);
-    if (s.mean32 != nullptr) s.mean32[c] = static_cast<float>(mu);
-    if (s.sum_mean32 != nullptr) s.sum_mean32[c] = sum_mean(mu);
-  }
+  for_lanes(DD(), 0, channel, [&](auto d, std::int64_t c) BNG_INLINE_LAMBDA {
+    const hn::Rebind<float, decltype(d)> df;
+    const auto mu = load<S>(d, s.mean_in, c);
+    const auto k = hn::Mul(load<S>(d, s.scale_in, c), load<S>(d, s.invar_in, c));
+    hn::StoreU(mu, d, s.mean + c);
+    hn::StoreU(k, d, s.a + c);
+    if (s.a32 != nullptr) hn::StoreU(narrow_coefficients(d, k), df, s.a32 + c);
+    if (s.mean32 != nullptr) hn::StoreU(hn::DemoteTo(df, mu), df, s.mean32 + c);
+    if (s.sum_mean32 != nullptr) hn::StoreU(sum_means(d, mu), df, s.sum_mean32 + c);
+  });
 }
 void PrepareF32(const LaneCoefficients& s, std::int64_t channel) {
   Prepare<DataType::f32>(s, channel);
@@ -776,11 +812,11 @@ void PrepareF16(const LaneCoefficients& s, std::int64_t channel) {
   Prepare<DataType::f16>(s, channel);
 }
 
-std::int64_t CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
-  return Combine<DataType::f32>(s, begin, end);
+void CombineF32(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  Combine<DataType::f32>(s, begin, end);
 }
-std::int64_t CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
-  return Combine<DataType::f16>(s, begin, end);
+void CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
+  Combine<DataType::f16>(s, begin, end);
 }
 
 template <DataType T>
@@ -828,11 +864,10 @@ void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t chann
                          : HWY_DYNAMIC_DISPATCH(PrepareF16)(s, channel);
 }
 
-std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
-                              std::int64_t end) {
+void combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin, std::int64_t end) {
   select_isa();
-  return stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(CombineF32)(s, begin, end)
-                                : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
+  stats == DataType::f32 ? HWY_DYNAMIC_DISPATCH(CombineF32)(s, begin, end)
+                         : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
 }
 
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,

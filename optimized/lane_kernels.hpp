@@ -32,13 +32,13 @@ struct LaneSpan {
                      // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
   // Binary16 data: the same coefficients rounded to binary32 for dx in
   // binary32 (inference: a32 only; training: all four, -b stored), NaN where a
-  // channel's must stay in binary64 (narrow_coefficient,
+  // channel's must stay in binary64 (narrow_coefficients,
   // binary32_coefficients.hpp). Null for binary32 data.
   const float* mean32;
   const float* a32;
   const float* nb32;
   const float* nc32;
-  // Binary16 data, inference: sum_mean(mean) (binary32_coefficients.hpp), the
+  // Binary16 data, inference: sum_means(mean) (lane_kernels.cpp), the
   // mean for pass 1's binary32 partial sums, NaN where a lane keeps binary64
   // sums. Null otherwise.
   const float* sum_mean32;
@@ -75,42 +75,51 @@ struct ReduceOut {
 void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes);
 
-// The per-channel combination after pass 1 in its most common form - fold 1
-// (lane = channel), no magnitudes - a vector of channels at a time, with
-// exactly the operations of the driver's scalar combination
-// (batchnorm_driver.hpp), hence the same bits: from (0, 0), each row band's
-// hi added by TwoSum into (hb, lb) and its lo into lb, in band order;
-// db = hb + lb, ds = (hs + ls) * invar, stored as dbias/dscale in the
-// statistics type; for training also b = a*db/m and nc = -(a*invar*ds/m).
+// The per-channel combination after pass 1, in a fixed order. For channel c,
+// from (0, 0): each row band's, then each fold slot's (lanes c, c + channel,
+// ... below width) hi added by TwoSum into (hb, lb) and its lo into lb, and
+// with magnitudes their magnitude sums into plain sums (the M bounds of
+// docs/accuracy.md §4); db = hb + lb, ds = (hs + ls) * invar, stored as
+// dbias/dscale in the statistics type; for training also b = a*db/m and
+// nc = -(a*invar*ds/m) into every fold slot's lane.
 struct CombineSpan {
   const double* hi_b;  // of band 0; band r's at + r * band_stride
   const double* lo_b;
   const double* hi_s;
   const double* lo_s;
+  const double* abs_b;  // null without magnitudes
+  const double* abs_s;
   int bands;
   std::int64_t band_stride;
+  std::int64_t channel;
+  std::int64_t width;
   const double* a;
   const void* invar;
   void* dbias;
   void* dscale;
-  double* b;    // training only
-  double* nc;   // training only
-  float* nb32;  // training on binary16 data only (else null): narrow_coefficient(-b)
-  float* nc32;  // and narrow_coefficient(nc)
+  double* sum_abs_dy;    // with magnitudes: per channel, the sums of abs_b
+  double* sum_abs_dy_d;  // and of abs_s (pass 2's guard reads them)
+  double* b;             // training only
+  double* nc;            // training only
+  float* nb32;           // training on binary16 data only (else null): narrow_coefficients(-b)
+  float* nc32;           // and narrow_coefficients(nc)
   double m;
   bool train;
+  // A channel whose |db| or |ds| reaches the statistics type's overflow
+  // threshold (rare): stored by the driver's guard (docs/accuracy.md §4),
+  // with the magnitude sums (0 without magnitudes).
+  void (*store_guarded)(const void* ctx, std::int64_t c, double db, double ds, double mb,
+                        double ms);
+  const void* guard_ctx;
 };
-// Channels from `begin` on, whole vectors while each lies below the
-// statistics type's overflow threshold (there the driver's guard and
-// magnitudes are needed), up to `end`. Returns the first channel not done:
-// the caller combines it (and what remains of a vector) with the scalar code.
-std::int64_t combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin,
-                              std::int64_t end);
+// Channels [begin, end): whole vectors of them, then one at a time, by the
+// same code.
+void combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin, std::int64_t end);
 
 // Per-lane coefficients for lanes 0 .. channel - 1 from the statistics (in
 // the statistics type): mean, a = scale * invar (exact in binary64), and for
-// binary16 data a32 = narrow_coefficient(a) and, for training, mean32 = mean
-// in binary32, for inference sum_mean32 = sum_mean(mean) (each skipped where
+// binary16 data a32 = narrow_coefficients(a) and, for training, mean32 = mean
+// in binary32, for inference sum_mean32 = sum_means(mean) (each skipped where
 // its pointer is null).
 struct LaneCoefficients {
   const void* mean_in;

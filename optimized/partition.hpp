@@ -52,6 +52,12 @@ struct Partition {
 
 Partition make_partition(std::int64_t batch, std::int64_t channel, const TargetModel& target);
 
+// The combination after pass 1 (per channel) runs on the caller alone below
+// this many channels, and is spread over parts() parts from here on: part k
+// combines channels [C*k/parts, C*(k+1)/parts). Which part computes an output
+// only matters to fault maps (tools/bngcert): never to its bits.
+inline constexpr std::int64_t kPooledCombineChannels = 512;
+
 // Training reads x and dy twice. Where the batch is short enough that a
 // column tile of x and dy (all rows) fits kTileBytes in runs of at least
 // kMinTileRun bytes per row, the partition becomes one row band and column

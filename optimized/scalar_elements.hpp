@@ -1,6 +1,7 @@
 // One element of a tensor read into, or rounded out of, binary64: the scalar
-// forms that the vector loops' tails, the statistics and the guard's
-// recomputation all share, so that they give the same bits.
+// forms that the rare guards (lane_kernels.cpp store_lanes and the like),
+// the statistics and the guard's recomputation share, so that they give the
+// bits of the vector code.
 #pragma once
 
 #include <cstdint>
@@ -22,16 +23,6 @@ double load1(const void* p, std::int64_t i) {
   } else {
     return binary16::to_float(static_cast<const std::uint16_t*>(p)[i]);
   }
-}
-
-// Error-free addition into a (hi, lo) pair (TwoSum, Knuth): hi + lo gains
-// exactly v's value, apart from lo's own rounding. The vector form in
-// lane_kernels.cpp runs the same operations.
-inline void two_sum_into(double& hi, double& lo, double v) {
-  const double sum = hi + v;
-  const double bv = sum - hi;
-  lo += (hi - (sum - bv)) + (v - bv);
-  hi = sum;
 }
 
 // Rounded once, with the overflow rule of output_rounding.hpp.

@@ -1,7 +1,7 @@
 // dx of binary16 data is computed in binary32 from the binary64 coefficients
 // rounded to binary32 (docs/accuracy.md §3.1). A coefficient outside
 // binary32's normal range would not be within 2^-24 of its binary64 value,
-// so its lane must take the binary64 path (narrow_coefficient). Only mp can
+// so its lane must take the binary64 path (narrow_coefficients). Only mp can
 // get there (binary32 statistics), and only with extreme statistics, which
 // the random and hard cases of accuracy_test do not build: this test does.
 #include <gtest/gtest.h>

@@ -38,9 +38,6 @@ int row_band_of(const opt::Partition& p, std::int64_t wide_row) {
   return r;
 }
 
-// batchnorm_driver.hpp's combine: channels spread over the parts from this many on.
-constexpr std::int64_t kPooledCombineChannels = 512;
-
 }  // namespace
 
 int vector_lanes(prop::Target t) {
@@ -59,7 +56,7 @@ FaultPlace fault_place(const FaultSite& s) {
     f.lane = static_cast<int>(s.c % model.vector_lanes);
     if (tiled) {
       f.part = column_part_of_lane(p, s.c);
-    } else if (s.channel >= kPooledCombineChannels) {
+    } else if (s.channel >= opt::kPooledCombineChannels) {
       // Part k combines channels [C·k/parts, C·(k+1)/parts).
       while (f.part + 1 < p.parts() && s.channel * (f.part + 1) / p.parts() <= s.c) ++f.part;
     } else {

@@ -1,0 +1,114 @@
+// The kernels' output bits over a fixed corpus, as one FNV-1a hash per combo:
+// a refactoring of the kernel layer must leave them unchanged. Every shape
+// class (tiny, channels not a multiple of any vector length, tall-narrow
+// (folded), wide (column parts, pooled combination), training tiles), every
+// hard case, both modes, _p and _s with masks 0x1, 0x3 and 0xff, and both
+// in-place forms. Registered per ISA path: every path must give the recorded
+// hash. A change that is meant to change output bits records the new hashes
+// (printed on failure) in kRecorded, and says why in its commit.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bng/optimized/isa.hpp"
+#include "case_builders.hpp"
+#include "kernel_runner.hpp"
+
+namespace bng::ktest {
+namespace {
+
+struct Fnv1a {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  void add(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::uint8_t*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  }
+  void add(std::uint64_t v) { add(&v, sizeof v); }
+  void add(const std::vector<std::uint8_t>& v) {
+    add(v.size());
+    add(v.data(), v.size());
+  }
+};
+
+struct Shape {
+  std::int64_t batch, channel;
+  bool every_kind;  // all hard cases (else the random one, specials planted)
+};
+// Tiny; tails after whole vectors (37, 33, 300, 1030 channels); tall-narrow
+// (folded, several row bands, a partial last wide row); wide (column parts,
+// pooled combination from 512 channels on).
+constexpr Shape kShapes[] = {
+    {1, 1, true},     {3, 5, true},      {7, 17, true},     {5, 37, true},     {300, 37, true},
+    {257, 33, true},  {1000, 9, true},   {4097, 3, true},   {20001, 3, false}, {257, 300, true},
+    {64, 1030, true}, {129, 640, false}, {40000, 4, false}, {16, 5000, false},
+};
+// Training tiles (tile_for_training): at least 16 MiB of x, short enough
+// columns. Random data only (large).
+constexpr std::int64_t kTiledBatch = 256;
+constexpr std::int64_t kTiledElements =
+    8 * 1024 * 1024;  // bytes of x: 16 MiB binary16, 32 binary32
+
+constexpr unsigned kMasks[] = {0x0, 0x1, 0x3, 0xff};
+
+void hash_case(Fnv1a& f, const Case& c) {
+  const Encoded e = encode_case(c);
+  for (const unsigned mask : kMasks) {
+    const RawOutputs r = run_raw(e, mask);
+    f.add(r.dx);
+    f.add(r.dbias);
+    f.add(r.dscale);
+  }
+  for (const InPlace in_place : {InPlace::x, InPlace::dy}) {
+    const RawOutputs r = run_raw(e, 0x3, in_place);
+    f.add(r.dx);
+    f.add(r.dbias);
+    f.add(r.dscale);
+  }
+}
+
+std::uint64_t corpus_hash(Combo combo) {
+  Fnv1a f;
+  for (const Shape& s : kShapes) {
+    for (const Hard kind : kAllHard) {
+      if (!s.every_kind && kind != Hard::random) continue;
+      for (int train = 0; train <= 1; ++train) {
+        const std::uint64_t seed =
+            0x4a5 + static_cast<std::uint64_t>(s.batch * 131 + s.channel * 7 + train);
+        hash_case(f, make_case(combo, kind, s.batch, s.channel, train, seed,
+                               /*plant_specials=*/kind == Hard::random));
+      }
+    }
+  }
+  const std::int64_t channel = kTiledElements / kTiledBatch;
+  hash_case(f, make_case(combo, Hard::random, kTiledBatch, channel, 1, 0x711e, true));
+  return f.h;
+}
+
+struct Recorded {
+  Combo combo;
+  std::uint64_t hash;
+};
+// Recorded on main (bd85f46) before issue 13's rework of the kernel layer.
+#ifdef BNG_TEST_MT7004
+constexpr Recorded kRecorded[] = {{Combo::fp, 0x57c52569816ac2c9},
+                                  {Combo::hp, 0xca390e2aef3263e1},
+                                  {Combo::mp, 0xea48f708365f3009}};
+#else
+constexpr Recorded kRecorded[] = {{Combo::fp, 0x57c52569816ac2c9}};
+#endif
+
+TEST(BNG_KSUITE(KernelOutputHash), CorpusGivesTheRecordedBits) {
+  for (const Recorded& want : kRecorded) {
+    const std::uint64_t got = corpus_hash(want.combo);
+    std::printf("output hash %s path %s: 0x%016llx\n", std::string(combo_name(want.combo)).c_str(),
+                opt::isa_dispatched_path(), static_cast<unsigned long long>(got));
+    EXPECT_EQ(got, want.hash) << combo_name(want.combo) << ": output bits changed; hash 0x"
+                              << std::hex << got << " (recorded 0x" << want.hash << ")";
+  }
+}
+
+}  // namespace
+}  // namespace bng::ktest
