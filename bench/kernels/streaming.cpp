@@ -50,6 +50,20 @@ void stream_all(const T* a, const T* b, T* out, std::int64_t n, const S* s0, con
   }
 }
 
+// Times `call` as every competitor is timed (shapes.hpp: one warm-up call
+// unless large), charged the compulsory bytes, so GB/s compare directly.
+template <typename Call>
+void time_calls(benchmark::State& state, DataType type, Shape s, Call& call) {
+  if (wants_warm_up(s)) call();
+  for (auto _ : state) {
+    call();
+    benchmark::ClobberMemory();
+  }
+  const std::int64_t width = type == DataType::f32 ? 4 : 2;
+  state.SetBytesProcessed(state.iterations() * compulsory_bytes(s, width, width));
+  state.SetItemsProcessed(state.iterations() * s.elements());
+}
+
 // Rows [r0, r1) of a batch x channels matrix: pass 1 adds a + b of each
 // element into acc[channel].
 template <typename T, typename A>
@@ -110,15 +124,7 @@ void run_two_pass(benchmark::State& state, DataType type, Shape s, int threads) 
       two_pass_all(w.as<const std::uint16_t>(w.x), w.as<const std::uint16_t>(w.dy),
                    w.as<std::uint16_t>(w.dx), s.batch, s.channel, threads, partial_h);
   };
-  if (wants_warm_up(s)) call();
-  for (auto _ : state) {
-    call();
-    benchmark::ClobberMemory();
-  }
-  // Charged the compulsory bytes like every competitor: its GB/s compares directly.
-  const std::int64_t width = type == DataType::f32 ? 4 : 2;
-  state.SetBytesProcessed(state.iterations() * compulsory_bytes(s, width, width));
-  state.SetItemsProcessed(state.iterations() * s.elements());
+  time_calls(state, type, s, call);
 }
 
 void run(benchmark::State& state, DataType type, Shape s, int threads) {
@@ -134,14 +140,7 @@ void run(benchmark::State& state, DataType type, Shape s, int threads) {
                  w.as<std::uint16_t>(w.dx), n, w.mean_h.data(), w.invar_h.data(), w.scale_h.data(),
                  w.dbias_h.data(), w.dscale_h.data(), s.channel, threads);
   };
-  if (wants_warm_up(s)) call();
-  for (auto _ : state) {
-    call();
-    benchmark::ClobberMemory();
-  }
-  const std::int64_t width = type == DataType::f32 ? 4 : 2;
-  state.SetBytesProcessed(state.iterations() * compulsory_bytes(s, width, width));
-  state.SetItemsProcessed(state.iterations() * n);
+  time_calls(state, type, s, call);
 }
 
 void add(DataType type, Shape s, int threads) {
