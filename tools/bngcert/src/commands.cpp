@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -58,12 +57,7 @@ int write_campaign_shard(const std::string& command, const CampaignResult& r,
   record.run = campaign_run_json(r);
   record.run["host"] = host_name();
   record.identity = campaign_identity(record.run, r);
-  std::vector<prop::Target> judged;
-  for (const KernelTally& t : r.kernels) {
-    if (std::find(judged.begin(), judged.end(), t.kernel.target) == judged.end())
-      judged.push_back(t.kernel.target);
-  }
-  record.build = build_json(judged);
+  record.build = build_json(judged_targets(r.kernels));
   record.kernels = r.kernels;
   write_shard_dir(out, record);
   fmt::print(stderr,

@@ -115,6 +115,15 @@ json isa_json() {
           {"supported", opt::isa_supported_paths()}};
 }
 
+std::vector<prop::Target> judged_targets(const std::vector<KernelTally>& kernels) {
+  std::vector<prop::Target> judged;
+  for (const KernelTally& t : kernels) {
+    if (std::find(judged.begin(), judged.end(), t.kernel.target) == judged.end())
+      judged.push_back(t.kernel.target);
+  }
+  return judged;
+}
+
 json build_json(const std::vector<prop::Target>& judged) {
   json libs = json::object();
   for (prop::Target t : judged) {
@@ -165,14 +174,10 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
                  const std::vector<std::array<std::string, 3>>& reproducers,
                  const std::optional<json>& recorded_build) {
   // A campaign judges the libraries it loaded; a check judges files.
-  std::vector<prop::Target> judged;
-  if (run.value("kind", "campaign") == "campaign") {
-    for (const KernelTally& t : kernels) {
-      if (std::find(judged.begin(), judged.end(), t.kernel.target) == judged.end())
-        judged.push_back(t.kernel.target);
-    }
-  }
-  const json build = recorded_build ? *recorded_build : build_json(judged);
+  const json build = recorded_build ? *recorded_build
+                     : run.value("kind", "campaign") == "campaign"
+                         ? build_json(judged_targets(kernels))
+                         : build_json({});
   json ks = json::array();
   std::int64_t failed = 0, call_errors = 0;
   for (std::size_t k = 0; k < kernels.size(); ++k) {

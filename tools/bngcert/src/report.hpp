@@ -26,6 +26,8 @@ nlohmann::json failure_json(const Failure& f);
 // each target in `judged` the identity of the library loaded for it
 // (library_identity.hpp): shared with certificates.
 nlohmann::json build_json(const std::vector<prop::Target>& judged);
+// The targets whose libraries a campaign's kernels ran, in kernel order.
+std::vector<prop::Target> judged_targets(const std::vector<KernelTally>& kernels);
 
 // Writes reproducers/<target>-<combo>-<output>/ for each kernel's worst output
 // (inputs and the kernel's outputs as .npy, params.json) and returns, per
