@@ -64,8 +64,8 @@ template <class E>
 json enum_value(E e) {
   return static_cast<int>(e);
 }
-// Enums are checked against their range by the caller's name round trip or
-// by `limit` (the count of enumerators).
+// An enumerator read back is checked against `limit`, the count of the
+// enum's enumerators (targets travel by registry name instead).
 template <class E>
 E to_enum(const json& j, int limit) {
   const int v = j.get<int>();
