@@ -119,8 +119,8 @@ inline Region reduce_region(const Partition& p, int part) {
           .lane_begin = p.lane_begin(k),
           .lane_end = p.lane_end(k)};
 }
-// Pass 2's part (untiled): whole rows, every lane; last rows first (see
-// apply_span): part 0 takes the last range.
+// Pass 2's part (untiled): whole rows, every lane. Part 0, which the caller
+// claims first, takes the last range of rows (pass 1's part 0 read the first).
 inline Region apply_region(const Partition& p, int part) {
   return {.row_begin = p.apply_row(p.parts() - 1 - part),
           .row_end = p.apply_row(p.parts() - part),
