@@ -119,11 +119,12 @@ inline Region reduce_region(const Partition& p, int part) {
           .lane_begin = p.lane_begin(k),
           .lane_end = p.lane_end(k)};
 }
-// Pass 2's part (untiled): whole rows, every lane. Part 0, which the caller
-// claims first, takes the last range of rows (pass 1's part 0 read the first).
+// Pass 2's part (untiled): whole rows, every lane, the part-th range from
+// the first row. Parts are numbered in row order in both passes, so the core
+// that runs part i of both (core_pool.hpp) reads in pass 2 rows it read in pass 1.
 inline Region apply_region(const Partition& p, int part) {
-  return {.row_begin = p.apply_row(p.parts() - 1 - part),
-          .row_end = p.apply_row(p.parts() - part),
+  return {.row_begin = p.apply_row(part),
+          .row_end = p.apply_row(part + 1),
           .lane_begin = 0,
           .lane_end = p.width};
 }

@@ -1,7 +1,9 @@
 #include "core_pool.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -14,31 +16,70 @@ namespace {
 
 constexpr int kMaxCores = 8;
 
+// How long an idle worker polls for the next job before it sleeps. A call
+// posts up to three phases in a row (reduce, combine, apply) and a training
+// loop calls again soon after; waking a sleeping thread costs tens of
+// microseconds on the project's virtual machine, more than a whole phase of a
+// cache-resident call (docs/performance.md). Polling this long after each job
+// costs at most this much of an otherwise idle core - the same trade as
+// OpenMP runtimes' spin-then-sleep.
+constexpr auto kPollBeforeSleep = std::chrono::microseconds(200);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // One phase in flight. Shared by the caller and the workers it notified; a
 // worker that dequeues it after the caller returned finds no part left and
 // never touches phase.ctx (which lives on the caller's stack).
+//
+// Member i (the caller is 0, then the workers in core order) owns the i-th of
+// `members` equal ranges of parts and runs it first, in order, before taking
+// parts left in the others' ranges. So with the same mask and shape the same
+// core runs the same part in every phase and every call - part r of pass 1
+// and of pass 2 cover the same rows - and finds that part's data in its own
+// cache instead of pulling the lines from the other core's (dynamic claiming
+// made 256x1024 inference slower on two cores than on one). A late or
+// descheduled worker still costs nothing: the others take its parts.
 struct Job {
-  Phase phase;
-  std::atomic<int> next{0};
+  struct alignas(64) Range {  // one cache line each: members claim concurrently
+    std::atomic<int> next{0};
+    int end = 0;
+  };
+  Phase phase{};
+  int members = 1;
+  Range ranges[kMaxCores];
   std::atomic<int> done{0};
 
-  // Claims and runs parts until none is left.
-  void work() {
-    for (;;) {
-      const int p = next.fetch_add(1, std::memory_order_relaxed);
-      if (p >= phase.parts) return;
-      phase.run(phase.ctx, p);
-      if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == phase.parts) done.notify_all();
+  Job(const Phase& p, int m) : phase(p), members(m) {
+    for (int i = 0; i < m; ++i) {
+      ranges[i].next.store(p.parts * i / m, std::memory_order_relaxed);
+      ranges[i].end = p.parts * (i + 1) / m;
+    }
+  }
+
+  // Runs parts until none is left: member's own range, then the others'.
+  void work(int member) {
+    for (int k = 0; k < members; ++k) {
+      Range& r = ranges[(member + k) % members];
+      for (int p = r.next.fetch_add(1, std::memory_order_relaxed); p < r.end;
+           p = r.next.fetch_add(1, std::memory_order_relaxed)) {
+        phase.run(phase.ctx, p);
+        if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == phase.parts) done.notify_all();
+      }
     }
   }
 };
 
 class Worker {
  public:
-  void post(std::shared_ptr<Job> job) {
+  void post(std::shared_ptr<Job> job, int member) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      queue_.push_back(std::move(job));
+      queue_.push_back({std::move(job), member});
+      pending_.store(true, std::memory_order_release);
       if (!started_) {
         // Detached: the pool lives as long as the process (see pool()). If no
         // thread can be made, the caller still runs every part itself (it
@@ -58,20 +99,37 @@ class Worker {
  private:
   void loop() {
     for (;;) {
-      std::shared_ptr<Job> job;
+      poll_for_job();
+      Posted posted;
       {
         std::unique_lock<std::mutex> lock(mutex_);
         ready_.wait(lock, [this] { return !queue_.empty(); });
-        job = std::move(queue_.front());
+        posted = std::move(queue_.front());
         queue_.pop_front();
+        pending_.store(!queue_.empty(), std::memory_order_relaxed);
       }
-      job->work();
+      posted.job->work(posted.member);
+    }
+  }
+
+  // Returns when a job is queued or kPollBeforeSleep has passed; the caller
+  // then takes the job or sleeps on ready_ (post notifies it either way).
+  void poll_for_job() const {
+    const auto until = std::chrono::steady_clock::now() + kPollBeforeSleep;
+    while (!pending_.load(std::memory_order_acquire)) {
+      for (int k = 0; k < 64; ++k) cpu_relax();
+      if (std::chrono::steady_clock::now() >= until) return;
     }
   }
 
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::deque<std::shared_ptr<Job>> queue_;
+  struct Posted {
+    std::shared_ptr<Job> job;
+    int member = 0;
+  };
+  std::deque<Posted> queue_;
+  std::atomic<bool> pending_{false};  // queue_ is not empty (set under mutex_)
   bool started_ = false;
 };
 
@@ -91,15 +149,15 @@ void run(unsigned core_mask, const Phase& phase) {
     for (int p = 0; p < phase.parts; ++p) phase.run(phase.ctx, p);
     return;
   }
-  auto job = std::make_shared<Job>();
-  job->phase = phase;
   // The caller stands for the lowest core of the mask; one worker per other bit,
   // no more than there are parts for them.
-  int helpers = phase.parts - 1;
-  for (unsigned rest = mask & (mask - 1); rest != 0 && helpers > 0; rest &= rest - 1, --helpers) {
-    pool()[std::countr_zero(rest)].post(job);
+  const int members = std::min(std::popcount(mask), phase.parts);
+  auto job = std::make_shared<Job>(phase, members);
+  int member = 1;
+  for (unsigned rest = mask & (mask - 1); member < members; rest &= rest - 1, ++member) {
+    pool()[std::countr_zero(rest)].post(job, member);
   }
-  job->work();
+  job->work(0);
   for (int d = job->done.load(std::memory_order_acquire); d != phase.parts;
        d = job->done.load(std::memory_order_acquire)) {
     job->done.wait(d, std::memory_order_acquire);

@@ -16,8 +16,11 @@ struct Phase {
 };
 
 // Runs every part of `phase` on the cores of `core_mask` (0: the caller alone)
-// and returns when all are done. Which thread runs which part is not fixed:
-// results must depend on the part index only. Safe to call concurrently from
+// and returns when all are done. Each core of the mask first runs its own
+// equal share of the parts (the caller the first), for cache locality from
+// phase to phase; parts a core has not started by then go to whichever is
+// free, so which thread runs which part is not fixed: results must depend on
+// the part index only. Safe to call concurrently from
 // any number of threads; parts of different calls never wait on each other.
 void run(unsigned core_mask, const Phase& phase);
 

@@ -72,8 +72,8 @@ FaultPlace fault_place(const FaultSite& s) {
   if (tiled) {
     f.part = column_part_of_lane(p, lane);  // one tile: reduce, combine and dx of its lanes
   } else if (s.is_train) {
-    // Pass 2: part i takes the i-th range of rows from the end (last rows first).
-    f.part = p.parts() - 1 - part_of_row(p, wide_row);
+    // Pass 2: part i takes the i-th range of rows from the first.
+    f.part = part_of_row(p, wide_row);
   } else {
     // Inference computes dx inside pass 1: row band × column range.
     f.part = row_band_of(p, wide_row) * p.col_parts + column_part_of_lane(p, lane);
