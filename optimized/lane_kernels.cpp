@@ -26,10 +26,6 @@ namespace bng::opt::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 using DD = hn::ScalableTag<double>;
-using VD = hn::Vec<DD>;
-using DF = hn::Rebind<float, DD>;
-using DH = hn::Rebind<hwy::float16_t, DD>;
-using DU = hn::RebindToUnsigned<DD>;
 
 // F16C (hardware binary16 <-> binary32) comes with Highway's AVX2 and AVX3
 // targets. Elsewhere Highway's emulated conversions saturate and mishandle
@@ -198,8 +194,6 @@ HWY_INLINE void for_lanes(D d, std::int64_t l, std::int64_t l1, const Body& body
 // AVX-512 vector instead of 8, no binary64 conversions, one hardware rounding
 // to binary16.
 using DS = hn::ScalableTag<float>;
-using VS = hn::Vec<DS>;
-using DSH = hn::Rebind<hwy::float16_t, DS>;
 
 // Binary16 elements i .. into binary32 (exact); the portable path converts
 // lane by lane with half_bits.hpp (load1).
@@ -215,9 +209,6 @@ HWY_INLINE hn::Vec<D> load_half(D ds, const void* p, std::int64_t i) {
       tmp[k] = static_cast<float>(load1<DataType::f16>(p, i + static_cast<std::int64_t>(k)));
     return hn::Load(ds, tmp);
   }
-}
-HWY_INLINE VS load_half(const void* p, std::int64_t i) {
-  return load_half(DS(), p, i);
 }
 
 // The binary32 form of try_store: t rounded once to binary16 and true, or
@@ -236,26 +227,6 @@ HWY_INLINE bool try_store_half(D ds, void* p, std::int64_t i, hn::Vec<D> t) {
     hn::StoreU(hn::DemoteTo(dh, t), dh, h);
     return true;
   }
-}
-HWY_INLINE bool try_store_half(void* p, std::int64_t i, VS t) {
-  return try_store_half(DS(), p, i, t);
-}
-
-// Inference dx of one element. Binary16 data (docs/accuracy.md §3.1):
-// a32*dy in binary32, rounded once (store1 of a binary32 value below 65520 is
-// round-to-nearest-even, like the vector conversion); where that product is
-// not below 65520 (overflow, NaN, a NaN coefficient) a*dy in binary64 as for
-// binary32 data.
-template <DataType T>
-void infer1(const LaneSpan& s, std::int64_t i, std::int64_t l, double dy) {
-  if constexpr (T == DataType::f16) {
-    const float t = s.a32[l] * static_cast<float>(dy);
-    if (std::fabs(t) < kHalfRoundsToInf) {
-      store1<T>(s.dx, i, t);
-      return;
-    }
-  }
-  store1<T>(s.dx, i, s.a[l] * dy);
 }
 
 // kLocalSpan: the hot loops work on a const local copy of their LaneSpan.
@@ -287,6 +258,23 @@ void add_block_totals(const LaneSpan& s, const ReduceOut& out, const double* acc
     add_block(out.hi_b, out.lo_b, acc_b);
     add_block(out.hi_s, out.lo_s, acc_s);
   });
+}
+
+// One row into a lane's sums, dev = x - mean: sb += dy and ss += dy*dev
+// by fma. Binary64 in pass 1 (reduce_rows), binary32 in the group sums of
+// binary16 inference (infer_half_rows).
+template <class D, class V>
+HWY_INLINE void add_row_sums(D d, V& sb, V& ss, V dy, V dev) {
+  sb = hn::Add(sb, dy);
+  ss = fused(d, dy, dev, ss);
+}
+
+// One row into a lane's magnitudes (docs/accuracy.md §4), always binary64:
+// ab += |dy| and as += |dy|*|dev| by fma.
+template <class D, class V>
+HWY_INLINE void add_row_magnitudes(D d, V& ab, V& as, V dy, V dev) {
+  ab = hn::Add(ab, hn::Abs(dy));
+  as = fused(d, hn::Abs(dy), hn::Abs(dev), as);
 }
 
 // Pass 1's arithmetic, the one place it is written (binary64): lanes
@@ -321,12 +309,8 @@ HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double
     const std::int64_t i = base + q * W + l;
     const V dy = load<T>(d, dy_in, i);
     const V dev = hn::Sub(load<T>(d, x, i), mu);
-    sb = hn::Add(sb, dy);
-    ss = fused(d, dy, dev, ss);
-    if constexpr (kMagnitudes) {
-      ab = hn::Add(ab, hn::Abs(dy));
-      as = fused(d, hn::Abs(dy), hn::Abs(dev), as);
-    }
+    add_row_sums(d, sb, ss, dy, dev);
+    if constexpr (kMagnitudes) add_row_magnitudes(d, ab, as, dy, dev);
     if constexpr (kWriteDx) store<T>(d, dx, i, hn::Mul(k, dy));
   }
   hn::StoreU(sb, d, acc_b + l);
@@ -368,167 +352,201 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
 
 // Inference pass 1 of binary16 data (docs/accuracy.md §2.1). Each lane sums
 // the rows of a block in groups of kHalfSumRows from the block's first row:
-// dy and fma(dy, x - mean, .) in binary32 from 0, each group sum then added
-// in binary64 into acc_b/acc_s (indexed by lane). A lane whose sum_mean32 is
-// NaN adds its rows one by one in binary64, as Reduce. The same operations
-// per lane in the vector form (16 binary32 lanes per AVX-512 vector) and the
-// scalar one, hence the same bits.
+// dy and fma(dy, x - mean, .) in binary32 from 0 (add_row_sums, the formula of
+// reduce_rows in binary32), each group sum then added in binary64 into
+// acc_b/acc_s (indexed by lane). A lane whose sum_mean32 is NaN keeps pass 1's
+// binary64 sums (reduce_rows itself). The magnitudes are binary64
+// (add_row_magnitudes) either way, and dx is a32*dy in binary32.
 
-// Lane l, the rows it has of [r, r_end) (r at a group boundary).
-template <bool kMagnitudes>
-void infer_half_lane(const LaneSpan& s, const ReduceOut& out, double* acc_b, double* acc_s,
-                     std::int64_t r, std::int64_t r_end, std::int64_t l) {
+// The binary64 lanes of a binary32 vector of D (exact widening): a full
+// vector's two halves in two binary64 vectors, so that the binary32
+// arithmetic keeps its 16 lanes per AVX-512 vector, and a single lane in one.
+// (Highway 1.0.3 has no PromoteUpperTo: LowerHalf and UpperHalf.)
+template <class D>
+struct Wide {
+  static constexpr std::size_t kParts = hn::MaxLanes(D()) > 1 ? 2 : 1;
+  using DP = std::conditional_t<kParts == 2, hn::Half<D>, D>;  // one part's binary32 lanes
+  using DW = hn::Rebind<double, DP>;
+  hn::Vec<DW> part[kParts];
+};
+
+template <class D>
+HWY_INLINE Wide<D> widen(D, hn::Vec<D> v) {
+  using W = Wide<D>;
+  const typename W::DW dw;
+  if constexpr (W::kParts == 1) {
+    return {{hn::PromoteTo(dw, v)}};
+  }
+#if HWY_TARGET != HWY_SCALAR  // one-lane vectors only, and no UpperHalf
+  else {
+    const typename W::DP dp;
+    return {{hn::PromoteTo(dw, hn::LowerHalf(dp, v)), hn::PromoteTo(dw, hn::UpperHalf(dp, v))}};
+  }
+#endif
+}
+
+// Lanes l .. of a binary64 array, for the lanes of D.
+template <class D>
+HWY_INLINE Wide<D> load_wide(D, const double* p, std::int64_t l) {
+  using W = Wide<D>;
+  const typename W::DW dw;
+  const auto n = static_cast<std::int64_t>(hn::Lanes(dw));
+  if constexpr (W::kParts == 1) {
+    return {{hn::LoadU(dw, p + l)}};
+  } else {
+    return {{hn::LoadU(dw, p + l), hn::LoadU(dw, p + l + n)}};
+  }
+}
+
+template <class D>
+HWY_INLINE void store_wide(D, const Wide<D>& w, double* p, std::int64_t l) {
+  using W = Wide<D>;
+  const typename W::DW dw;
+  const auto n = static_cast<std::int64_t>(hn::Lanes(dw));
+  for (std::size_t k = 0; k < W::kParts; ++k)
+    hn::StoreU(w.part[k], dw, p + l + static_cast<std::int64_t>(k) * n);
+}
+
+// Binary32 v added into the binary64 accumulators acc, lane by lane.
+template <class D>
+HWY_INLINE void add_wide(D d, Wide<D>& acc, hn::Vec<D> v) {
+  const Wide<D> w = widen(d, v);
+  for (std::size_t k = 0; k < Wide<D>::kParts; ++k) acc.part[k] = hn::Add(acc.part[k], w.part[k]);
+}
+
+// Inference dx of binary16 data where t = a32*dy (binary32, the vector code's
+// product) has a lane not below 65520 (overflow, NaN, a NaN coefficient:
+// rare), and every lane on the portable path: store1 of t where it is below
+// 65520 (round to nearest-even, like the vector conversion), else a*dy in
+// binary64 as for binary32 data.
+template <class D>
+HWY_NOINLINE void store_infer_half_lanes(D ds, const LaneSpan& s, std::int64_t i, std::int64_t l,
+                                         hn::Vec<D> t) {
   constexpr auto H = DataType::f16;
-  const float mu = s.sum_mean32[l];
-  const bool binary32 = !std::isnan(mu);
-  for (std::int64_t g = r; g < r_end; g += kHalfSumRows) {
-    float gb = 0, gs = 0;
-    bool any = false;
-    for (std::int64_t row = g; row < g + kHalfSumRows && row < r_end && l < row_lane_end(s, row);
-         ++row) {
-      const std::int64_t i = row * s.width + l;
-      const double dy = load1<H>(s.dy, i);
-      const double x = load1<H>(s.x, i);
-      if (binary32) {
-        gb += static_cast<float>(dy);
-        gs = std::fma(static_cast<float>(dy), static_cast<float>(x) - mu, gs);
-      } else {
-        acc_b[l] += dy;
-        acc_s[l] = std::fma(dy, x - s.mean[l], acc_s[l]);
-      }
-      if constexpr (kMagnitudes) {
-        out.abs_b[l] += std::fabs(dy);
-        out.abs_s[l] = std::fma(std::fabs(dy), std::fabs(x - s.mean[l]), out.abs_s[l]);
-      }
-      infer1<H>(s, i, l, dy);
-      any = true;
-    }
-    if (binary32 && any) {
-      acc_b[l] += static_cast<double>(gb);
-      acc_s[l] += static_cast<double>(gs);
+  HWY_ALIGN float tt[kMaxLanes * 2];
+  hn::Store(t, ds, tt);
+  for (std::size_t k = 0; k < hn::Lanes(ds); ++k) {
+    const std::int64_t e = i + static_cast<std::int64_t>(k);
+    if (std::fabs(tt[k]) < kHalfRoundsToInf) {
+      store1<H>(s.dx, e, tt[k]);
+    } else {
+      store1<H>(s.dx, e, s.a[l + static_cast<std::int64_t>(k)] * load1<H>(s.dy, e));
     }
   }
 }
 
-// Elements i .. i + n - 1 (lanes l ..) through infer1: a vector with a lane
-// whose binary32 product is not below 65520 (rare).
-HWY_NOINLINE void infer_half_elements(const LaneSpan& s, std::int64_t i, std::int64_t l,
-                                      std::int64_t n) {
-  for (std::int64_t k = 0; k < n; ++k)
-    infer1<DataType::f16>(s, i + k, l + k, load1<DataType::f16>(s.dy, i + k));
+// Inference dx of binary16 data, elements i .. (lanes l ..): a32*dy in
+// binary32, rounded once to binary16.
+template <class D>
+HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, std::int64_t i, std::int64_t l,
+                              hn::Vec<D> a32, hn::Vec<D> dy) {
+  const hn::Vec<D> t = hn::Mul(a32, dy);
+  if (HWY_UNLIKELY(!try_store_half(ds, s.dx, i, t))) store_infer_half_lanes(ds, s, i, l, t);
 }
 
-// Lanes l .. l + n - 1 one by one: the lanes after the last whole vector, the
-// portable path, and vectors holding a lane that keeps binary64 sums.
-template <bool kMagnitudes>
-HWY_NOINLINE void infer_half_lanes(const LaneSpan& s, const ReduceOut& out, double* acc_b,
-                                   double* acc_s, std::int64_t r, std::int64_t r_end,
-                                   std::int64_t l, std::int64_t n) {
-  for (std::int64_t k = 0; k < n; ++k)
-    infer_half_lane<kMagnitudes>(s, out, acc_b, acc_s, r, r_end, l + k);
-}
+template <bool kMagnitudes, std::int64_t kRows, class D>
+HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                double* acc_s, std::int64_t r, std::int64_t rows, std::int64_t l);
 
-#if BNG_HARDWARE_CONVERSIONS
-// The vector form of infer_half_lane: rows [r, r + rows) (r at a group
-// boundary; kRows of them, or `rows` where kRows is 0), lanes from l on, a
-// whole vector at a time while every row has it. A vector with a NaN in
-// sum_mean32 goes lane by lane. Returns the first lane not done. Everything
-// the loop reads is copied into locals first, which the vector stores (of
-// may_alias types) cannot be assumed to change (see kLocalSpan).
-template <bool kMagnitudes, std::int64_t kRows>
-std::int64_t infer_half_vectors(const LaneSpan& s, const ReduceOut& out, double* const acc_b,
-                                double* const acc_s, const std::int64_t r, const std::int64_t rows,
-                                std::int64_t l, const std::int64_t l1) {
-  const DS ds;
-  const DF df;
-  const DD dd;
-  const auto N = static_cast<std::int64_t>(hn::Lanes(ds));
-  const auto ND = N / 2;  // binary64 lanes
+// Lanes of a vector holding a lane whose sum_mean32 is NaN (rare), one by one:
+// such a lane sums its rows with pass 1's binary64 formula (reduce_rows,
+// magnitudes included), the others as infer_half_rows.
+template <bool kMagnitudes, std::int64_t kRows, class D>
+HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const ReduceOut& out,
+                                            double* acc_b, double* acc_s, std::int64_t r,
+                                            std::int64_t rows, std::int64_t l) {
+  const D1<D> d1;
   const std::int64_t n_rows = kRows != 0 ? kRows : rows;
-  const std::int64_t W = s.width;
-  const auto* const x_in = static_cast<const std::uint16_t*>(s.x) + r * W;
-  const auto* const dy_in = static_cast<const std::uint16_t*>(s.dy) + r * W;
-  auto* const dx_out = static_cast<std::uint16_t*>(s.dx) + r * W;
-  const float* const sum_mean32 = s.sum_mean32;
-  const float* const a32 = s.a32;
-  const double* const mean = s.mean;
-  double* const abs_b = out.abs_b;
-  double* const abs_s = out.abs_s;
-  for (; l + N <= l1; l += N) {
-    const VS mu = hn::LoadU(ds, sum_mean32 + l);
-    if (HWY_UNLIKELY(!hn::AllFalse(ds, hn::IsNaN(mu)))) {
-      infer_half_lanes<kMagnitudes>(s, out, acc_b, acc_s, r, r + n_rows, l, N);
+  for (std::size_t k = 0; k < hn::Lanes(ds); ++k) {
+    const std::int64_t lane = l + static_cast<std::int64_t>(k);
+    if (!std::isnan(s.sum_mean32[lane])) {
+      infer_half_rows<kMagnitudes, kRows>(d1, s, out, acc_b, acc_s, r, rows, lane);
       continue;
     }
-    const VS k = hn::LoadU(ds, a32 + l);
-    VD b0 = hn::LoadU(dd, acc_b + l), b1 = hn::LoadU(dd, acc_b + l + ND);
-    VD s0 = hn::LoadU(dd, acc_s + l), s1 = hn::LoadU(dd, acc_s + l + ND);
-    VD ab0 = hn::Zero(dd), ab1 = ab0, as0 = ab0, as1 = ab0, mu0 = ab0, mu1 = ab0;
-    if constexpr (kMagnitudes) {
-      ab0 = hn::LoadU(dd, abs_b + l);
-      ab1 = hn::LoadU(dd, abs_b + l + ND);
-      as0 = hn::LoadU(dd, abs_s + l);
-      as1 = hn::LoadU(dd, abs_s + l + ND);
-      mu0 = hn::LoadU(dd, mean + l);
-      mu1 = hn::LoadU(dd, mean + l + ND);
-    }
-#pragma GCC unroll 4
-    for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
-      VS gb = hn::Zero(ds), gs = hn::Zero(ds);
-#pragma GCC unroll 4
-      for (std::int64_t q = g; q < g + kHalfSumRows && q < n_rows; ++q) {
-        const std::int64_t i = q * W + l;
-        const VS dy = load_half(dy_in, i), x = load_half(x_in, i);
-        gb = hn::Add(gb, dy);
-        gs = hn::MulAdd(dy, hn::Sub(x, mu), gs);
-        if constexpr (kMagnitudes) {
-          const VD dy0 = hn::Abs(hn::PromoteTo(dd, hn::LowerHalf(df, dy)));
-          const VD dy1 = hn::Abs(hn::PromoteTo(dd, hn::UpperHalf(df, dy)));
-          const VD d0 = hn::Abs(hn::Sub(hn::PromoteTo(dd, hn::LowerHalf(df, x)), mu0));
-          const VD d1 = hn::Abs(hn::Sub(hn::PromoteTo(dd, hn::UpperHalf(df, x)), mu1));
-          ab0 = hn::Add(ab0, dy0);
-          ab1 = hn::Add(ab1, dy1);
-          as0 = fused(dd, dy0, d0, as0);
-          as1 = fused(dd, dy1, d1, as1);
-        }
-        if (HWY_UNLIKELY(!try_store_half(dx_out, i, hn::Mul(k, dy)))) {
-          infer_half_elements(s, r * W + i, l, N);
-        }
-      }
-      b0 = hn::Add(b0, hn::PromoteTo(dd, hn::LowerHalf(df, gb)));
-      b1 = hn::Add(b1, hn::PromoteTo(dd, hn::UpperHalf(df, gb)));
-      s0 = hn::Add(s0, hn::PromoteTo(dd, hn::LowerHalf(df, gs)));
-      s1 = hn::Add(s1, hn::PromoteTo(dd, hn::UpperHalf(df, gs)));
-    }
-    hn::StoreU(b0, dd, acc_b + l);
-    hn::StoreU(b1, dd, acc_b + l + ND);
-    hn::StoreU(s0, dd, acc_s + l);
-    hn::StoreU(s1, dd, acc_s + l + ND);
-    if constexpr (kMagnitudes) {
-      hn::StoreU(ab0, dd, abs_b + l);
-      hn::StoreU(ab1, dd, abs_b + l + ND);
-      hn::StoreU(as0, dd, abs_s + l);
-      hn::StoreU(as1, dd, abs_s + l + ND);
+    for (std::int64_t row = r; row < r + n_rows; ++row) {
+      const std::int64_t i = row * s.width + lane;
+      reduce_rows<DataType::f16, false, kMagnitudes, 1>(D1<DD>(), s, out, acc_b, acc_s,
+                                                        row * s.width, lane);
+      infer_half_dx(d1, s, i, lane, hn::LoadU(d1, s.a32 + lane), load_half(d1, s.dy, i));
     }
   }
-  return l;
 }
-#endif
 
-// Rows [r, r + rows) of every lane: whole vectors up to the rows' shortest
-// lane end where the hardware converts, the other lanes one by one.
-template <bool kMagnitudes>
+// Inference pass 1 of binary16 data, the one place it is written: lanes
+// [l, l + Lanes(ds)) of rows [r, r + rows) (kRows of them, or `rows` where
+// kRows is 0; r at a group boundary), every lane having every row. The
+// per-lane coefficients and accumulators are loaded once for all the rows.
+template <bool kMagnitudes, std::int64_t kRows, class D>
+HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                double* acc_s, std::int64_t r, std::int64_t rows, std::int64_t l) {
+  using V = hn::Vec<D>;
+  using W = Wide<D>;
+  const V mu = hn::LoadU(ds, s.sum_mean32 + l);
+  if (HWY_UNLIKELY(!hn::AllFalse(ds, hn::IsNaN(mu)))) {
+    infer_half_binary64_lanes<kMagnitudes, kRows>(ds, s, out, acc_b, acc_s, r, rows, l);
+    return;
+  }
+  // Locals, which the stores below cannot be assumed to change (kLocalSpan).
+  const std::int64_t n_rows = kRows != 0 ? kRows : rows;
+  const std::int64_t width = s.width;
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  double* const abs_b = out.abs_b;
+  double* const abs_s = out.abs_s;
+  const typename W::DW dw;
+  const V a32 = hn::LoadU(ds, s.a32 + l);
+  W sb = load_wide(ds, acc_b, l), ss = load_wide(ds, acc_s, l);
+  [[maybe_unused]] W ab{}, as{}, mean{};
+  if constexpr (kMagnitudes) {
+    ab = load_wide(ds, abs_b, l);
+    as = load_wide(ds, abs_s, l);
+    mean = load_wide(ds, s.mean, l);
+  }
+#pragma GCC unroll 4
+  for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
+    V gb = hn::Zero(ds), gs = hn::Zero(ds);
+    // A constant trip count where kRows is (whole groups): unrolled.
+    for (std::int64_t k = 0; k < kHalfSumRows; ++k) {
+      if (kRows == 0 && g + k == n_rows) break;
+      const std::int64_t i = (r + g + k) * width + l;
+      const V dy = load_half(ds, dy_in, i), xv = load_half(ds, x, i);
+      add_row_sums(ds, gb, gs, dy, hn::Sub(xv, mu));
+      if constexpr (kMagnitudes) {
+        const W dy64 = widen(ds, dy), x64 = widen(ds, xv);
+        for (std::size_t k = 0; k < W::kParts; ++k) {
+          add_row_magnitudes(dw, ab.part[k], as.part[k], dy64.part[k],
+                             hn::Sub(x64.part[k], mean.part[k]));
+        }
+      }
+      infer_half_dx(ds, s, i, l, a32, dy);
+    }
+    add_wide(ds, sb, gb);
+    add_wide(ds, ss, gs);
+  }
+  store_wide(ds, sb, acc_b, l);
+  store_wide(ds, ss, acc_s, l);
+  if constexpr (kMagnitudes) {
+    store_wide(ds, ab, abs_b, l);
+    store_wide(ds, as, abs_s, l);
+  }
+}
+
+// Rows [r, r + rows) of every lane (r at a group boundary): the lanes all
+// the rows have, then the lanes a partial last row of the tensor lacks over
+// the rows before it; whole vectors, then single lanes.
+template <bool kMagnitudes, std::int64_t kRows>
 void infer_half_group_rows(const LaneSpan& s, const ReduceOut& out, double* acc_b, double* acc_s,
                            std::int64_t r, std::int64_t rows) {
-  std::int64_t l = s.lane_begin;
-#if BNG_HARDWARE_CONVERSIONS
-  std::int64_t l1 = s.lane_end;
-  for (std::int64_t q = 0; q < rows; ++q) l1 = std::min(l1, row_lane_end(s, r + q));
-  l = rows == kRowsAtOnce
-          ? infer_half_vectors<kMagnitudes, kRowsAtOnce>(s, out, acc_b, acc_s, r, rows, l, l1)
-          : infer_half_vectors<kMagnitudes, 0>(s, out, acc_b, acc_s, r, rows, l, l1);
-#endif
-  infer_half_lanes<kMagnitudes>(s, out, acc_b, acc_s, r, r + rows, l, s.lane_end - l);
+  // Only the last row can be partial, and it may end before the span begins.
+  const std::int64_t l1 = std::max(s.lane_begin, row_lane_end(s, r + rows - 1));
+  for_lanes(DS(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+    infer_half_rows<kMagnitudes, kRows>(d, s, out, acc_b, acc_s, r, rows, l);
+  });
+  if (rows > 1 && l1 < s.lane_end) {
+    for_lanes(DS(), l1, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+      infer_half_rows<kMagnitudes, 0>(d, s, out, acc_b, acc_s, r, rows - 1, l);
+    });
+  }
 }
 
 template <bool kMagnitudes>
@@ -544,9 +562,9 @@ void ReduceHalfInfer(const LaneSpan& span, const ReduceOut& out) {
     for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
     std::int64_t r = rb;
     for (; r + kRowsAtOnce <= re; r += kRowsAtOnce) {
-      infer_half_group_rows<kMagnitudes>(s, out, acc_b, acc_s, r, kRowsAtOnce);
+      infer_half_group_rows<kMagnitudes, kRowsAtOnce>(s, out, acc_b, acc_s, r, kRowsAtOnce);
     }
-    if (r < re) infer_half_group_rows<kMagnitudes>(s, out, acc_b, acc_s, r, re - r);
+    if (r < re) infer_half_group_rows<kMagnitudes, 0>(s, out, acc_b, acc_s, r, re - r);
     add_block_totals(s, out, acc_b, acc_s);
   }
 }
