@@ -228,26 +228,55 @@ Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
 }
 
 // The magnitudes sum |dy| and sum |dy|*|x - mean| of channel c (the M of
-// dbias and, over invar, of dscale), with exactly the operations and order of
-// pass 1 with magnitudes (lane_kernels.hpp) and the combination after it:
-// per row band and lane a running sum over the rows, then those in band and
-// lane order. So an in-place call, which must sum them in pass 1 before its
-// inputs are overwritten, and any other call, which computes them here only
-// for the rare outputs at the overflow threshold, get the same bits.
+// dbias and, over invar, of dscale), by pass 1's own code: each of the
+// channel's lanes, as the one lane of a span of its row band, through
+// reduce_span with magnitudes (its sums are dropped), then those running sums
+// in band and lane order as combine_channels adds them. So an in-place call,
+// which must sum them in pass 1 before its inputs are overwritten, and any
+// other call, which computes them here only for the rare outputs at the
+// overflow threshold, get the same bits.
 template <DataType T>
 void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int64_t c,
                         double* sum_abs_dy, double* sum_abs_dy_d) {
+  constexpr std::int64_t kElementBytes = T == DataType::f32 ? 4 : 2;
   double mb = 0, ms = 0;
   for (int r = 0; r < p.row_parts; ++r) {
     for (std::int64_t l = c; l < p.width; l += p.channel) {
-      double ab = 0, as = 0;
-      for (std::int64_t row = p.row_begin(r); row < p.row_end(r); ++row) {
-        if (row == p.wide_rows - 1 && l >= p.last_lanes) break;
-        const double dy = load1<T>(a.dy, row * p.width + l);
-        const double d = load1<T>(a.x, row * p.width + l) - mean;
-        ab += std::fabs(dy);
-        as = std::fma(std::fabs(dy), std::fabs(d), as);
-      }
+      // Lane l becomes lane 0: its elements from x + l and dy + l, row stride
+      // unchanged; it has the last wide row if l < last_lanes.
+      const auto offset = l * kElementBytes;
+      const LaneSpan lane{.x = static_cast<const char*>(a.x) + offset,
+                          .dy = static_cast<const char*>(a.dy) + offset,
+                          .dx = nullptr,
+                          .width = p.width,
+                          .row_begin = p.row_begin(r),
+                          .row_end = p.row_end(r),
+                          .last_row = p.wide_rows - 1,
+                          .last_lanes = l < p.last_lanes ? 1 : 0,
+                          .lane_begin = 0,
+                          .lane_end = 1,
+                          .mean = &mean,
+                          .a = nullptr,
+                          .b = nullptr,
+                          .nc = nullptr,
+                          .mean32 = nullptr,
+                          .a32 = nullptr,
+                          .nb32 = nullptr,
+                          .nc32 = nullptr,
+                          .sum_mean32 = nullptr,
+                          .dx_error_bound = nullptr,
+                          .bound_ctx = nullptr};
+      double sums[6] = {}, ab = 0, as = 0;
+      reduce_span(T, lane,
+                  {.acc_b = sums,
+                   .acc_s = sums + 1,
+                   .hi_b = sums + 2,
+                   .lo_b = sums + 3,
+                   .hi_s = sums + 4,
+                   .lo_s = sums + 5,
+                   .abs_b = &ab,
+                   .abs_s = &as},
+                  /*write_dx=*/false, /*magnitudes=*/true);
       mb += ab;
       ms += as;
     }

@@ -56,10 +56,10 @@ struct LaneSpan {
 // |dy|*|x - mean| go into abs_b/abs_s (indexed by lane): the magnitudes M
 // bounding the error at the overflow threshold. They are needed only there,
 // so the driver asks for them only when an in-place call will overwrite the
-// inputs they come from (otherwise it recomputes them on demand, in the same
-// order: channel_magnitudes). With write_dx it also stores inference dx = a*dy
-// (binary16 data: a32*dy in binary32 where that is below 65520, see
-// infer_half_dx in lane_kernels.cpp);
+// inputs they come from (otherwise the driver's channel_magnitudes recomputes
+// them on demand through this same pass, one lane at a time). With write_dx
+// it also stores inference dx = a*dy (binary16 data: a32*dy in binary32 where
+// that is below 65520, see infer_half_dx in lane_kernels.cpp);
 // on binary16 data it then sums each lane's rows of a block in groups of
 // kHalfSumRows in binary32 first, and those group sums into acc_b/acc_s
 // (docs/accuracy.md §2.1; lanes whose sum_mean32 is NaN sum row by row).
