@@ -158,9 +158,16 @@ void run(unsigned core_mask, const Phase& phase) {
     pool()[std::countr_zero(rest)].post(job, member);
   }
   job->work(0);
+  // The caller polls too before it sleeps: the workers' last parts usually end
+  // within microseconds, and a sleeping caller is as slow to wake as a worker.
+  const auto until = std::chrono::steady_clock::now() + kPollBeforeSleep;
   for (int d = job->done.load(std::memory_order_acquire); d != phase.parts;
        d = job->done.load(std::memory_order_acquire)) {
-    job->done.wait(d, std::memory_order_acquire);
+    if (std::chrono::steady_clock::now() < until) {
+      for (int k = 0; k < 64; ++k) cpu_relax();
+    } else {
+      job->done.wait(d, std::memory_order_acquire);
+    }
   }
 }
 

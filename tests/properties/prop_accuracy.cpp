@@ -14,25 +14,16 @@ void accuracy(Target t, Combo combo, Storage storage, Form form) {
   BNG_RC_CHECK(check_accuracy(nc.c, spec));
 }
 
-#define BNG_ACCURACY(T, C, S, F)                         \
-  RC_GTEST_PROP(Accuracy, T##_##C##_##S##_##F, ()) {     \
-    accuracy(target(#T), Combo::C, Storage::S, Form::F); \
-  }
+// One instance per entry point of the registry, e.g.
+// Accuracy.holds/mt7004_hp_shared_params.
+class Accuracy : public ::testing::TestWithParam<CallSpec> {};
 
-BNG_ACCURACY(ft78ne, fp, shared, params)
-BNG_ACCURACY(ft78ne, fp, private_, params)
-BNG_ACCURACY(ft78ne, fp, shared, flat)
-BNG_ACCURACY(ft78ne, fp, private_, flat)
-BNG_ACCURACY(mt7004, fp, shared, params)
-BNG_ACCURACY(mt7004, fp, private_, params)
-BNG_ACCURACY(mt7004, fp, shared, flat)
-BNG_ACCURACY(mt7004, fp, private_, flat)
-BNG_ACCURACY(mt7004, hp, shared, params)
-BNG_ACCURACY(mt7004, hp, private_, params)
-BNG_ACCURACY(mt7004, hp, shared, flat)
-BNG_ACCURACY(mt7004, hp, private_, flat)
-BNG_ACCURACY(mt7004, mp, shared, params)
-BNG_ACCURACY(mt7004, mp, private_, params)
+TEST_P(Accuracy, holds) {
+  const CallSpec s = GetParam();
+  check_property([s] { accuracy(s.target, s.combo, s.storage, s.form); });
+}
+
+INSTANTIATE_TEST_SUITE_P(, Accuracy, ::testing::ValuesIn(every_entry_point()), InstanceName());
 
 // Inputs may overlap each other (SPEC §3): x == dy, mean == invar == scale.
 void overlapping_inputs(Target t, Combo combo) {
@@ -41,18 +32,14 @@ void overlapping_inputs(Target t, Combo combo) {
   BNG_RC_CHECK(check_overlapping_inputs(nc.c, *gen::call_spec(t, combo)));
 }
 
-RC_GTEST_PROP(OverlappingInputs, ft78ne_fp, ()) {
-  overlapping_inputs(target("ft78ne"), Combo::fp);
+class OverlappingInputs : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(OverlappingInputs, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { overlapping_inputs(k.target, k.combo); });
 }
-RC_GTEST_PROP(OverlappingInputs, mt7004_fp, ()) {
-  overlapping_inputs(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(OverlappingInputs, mt7004_hp, ()) {
-  overlapping_inputs(target("mt7004"), Combo::hp);
-}
-RC_GTEST_PROP(OverlappingInputs, mt7004_mp, ()) {
-  overlapping_inputs(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, OverlappingInputs, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 }  // namespace
 }  // namespace bng::prop::test

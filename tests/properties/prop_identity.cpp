@@ -22,18 +22,16 @@ void reproducible(Target t, Combo combo) {
   BNG_RC_CHECK(check_reproducible(nc.c, base, others));
 }
 
-RC_GTEST_PROP(Reproducible, ft78ne_fp, ()) {
-  reproducible(target("ft78ne"), Combo::fp);
+// One instance per kernel of the registry, e.g. Reproducible.holds/mt7004_hp; the
+// suites below likewise.
+class Reproducible : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(Reproducible, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { reproducible(k.target, k.combo); });
 }
-RC_GTEST_PROP(Reproducible, mt7004_fp, ()) {
-  reproducible(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(Reproducible, mt7004_hp, ()) {
-  reproducible(target("mt7004"), Combo::hp);
-}
-RC_GTEST_PROP(Reproducible, mt7004_mp, ()) {
-  reproducible(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, Reproducible, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 // Large cases (several reduction blocks and bands): the reduction order must
 // not follow the mask. Loop-based, as a RapidCheck count of such cases would
@@ -52,18 +50,14 @@ void reproducible_large(Target t, Combo combo) {
   }
 }
 
-TEST(ReproducibleLarge, ft78ne_fp) {
-  reproducible_large(target("ft78ne"), Combo::fp);
+class ReproducibleLarge : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(ReproducibleLarge, holds) {
+  const Kernel k = GetParam();
+  reproducible_large(k.target, k.combo);
 }
-TEST(ReproducibleLarge, mt7004_fp) {
-  reproducible_large(target("mt7004"), Combo::fp);
-}
-TEST(ReproducibleLarge, mt7004_hp) {
-  reproducible_large(target("mt7004"), Combo::hp);
-}
-TEST(ReproducibleLarge, mt7004_mp) {
-  reproducible_large(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, ReproducibleLarge, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 // Every one of the 255 valid masks on one small case (the random masks above
 // sample them; this enumerates them).
@@ -76,12 +70,14 @@ void every_mask(Target t, Combo combo) {
   BNG_RC_CHECK(check_reproducible(c, base, others));
 }
 
-RC_GTEST_PROP(EveryMask, ft78ne_fp, ()) {
-  every_mask(target("ft78ne"), Combo::fp);
+class EveryMask : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(EveryMask, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { every_mask(k.target, k.combo); });
 }
-RC_GTEST_PROP(EveryMask, mt7004_hp, ()) {
-  every_mask(target("mt7004"), Combo::hp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, EveryMask, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 void forms(Target t, Combo combo) {
   const NamedCase nc = *any_family(combo);
@@ -90,15 +86,16 @@ void forms(Target t, Combo combo) {
   BNG_RC_CHECK(check_forms_identical(nc.c, spec));
 }
 
-RC_GTEST_PROP(FormsIdentical, ft78ne_fp, ()) {
-  forms(target("ft78ne"), Combo::fp);
+// mp has the params form only: nothing to compare.
+class FormsIdentical : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(FormsIdentical, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { forms(k.target, k.combo); });
 }
-RC_GTEST_PROP(FormsIdentical, mt7004_fp, ()) {
-  forms(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(FormsIdentical, mt7004_hp, ()) {
-  forms(target("mt7004"), Combo::hp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, FormsIdentical, ::testing::ValuesIn(every_kernel_with_flat_form()),
+                         InstanceName());
 
 void isolation(Target t, Combo combo) {
   const NamedCase nc = *any_family(combo);
@@ -123,18 +120,14 @@ void isolation(Target t, Combo combo) {
   BNG_RC_CHECK(check_channel_isolation(nc.c, *gen::call_spec(t, combo), col, p));
 }
 
-RC_GTEST_PROP(ChannelIsolation, ft78ne_fp, ()) {
-  isolation(target("ft78ne"), Combo::fp);
+class ChannelIsolation : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(ChannelIsolation, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { isolation(k.target, k.combo); });
 }
-RC_GTEST_PROP(ChannelIsolation, mt7004_fp, ()) {
-  isolation(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(ChannelIsolation, mt7004_hp, ()) {
-  isolation(target("mt7004"), Combo::hp);
-}
-RC_GTEST_PROP(ChannelIsolation, mt7004_mp, ()) {
-  isolation(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, ChannelIsolation, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 void scaling(Target t, Combo combo) {
   // Ordinary values keep every product far from overflow and underflow;
@@ -148,18 +141,14 @@ void scaling(Target t, Combo combo) {
   BNG_RC_CHECK(check_pow2_scaling(c, *gen::call_spec(t, combo), k));
 }
 
-RC_GTEST_PROP(Pow2Scaling, ft78ne_fp, ()) {
-  scaling(target("ft78ne"), Combo::fp);
+class Pow2Scaling : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(Pow2Scaling, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { scaling(k.target, k.combo); });
 }
-RC_GTEST_PROP(Pow2Scaling, mt7004_fp, ()) {
-  scaling(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(Pow2Scaling, mt7004_hp, ()) {
-  scaling(target("mt7004"), Combo::hp);
-}
-RC_GTEST_PROP(Pow2Scaling, mt7004_mp, ()) {
-  scaling(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, Pow2Scaling, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 void in_place(Target t, Combo combo) {
   const NamedCase nc = *any_family(combo);
@@ -172,18 +161,14 @@ void in_place(Target t, Combo combo) {
   BNG_RC_CHECK(check_canonical_nans(nc.c, spec));
 }
 
-RC_GTEST_PROP(InPlace, ft78ne_fp, ()) {
-  in_place(target("ft78ne"), Combo::fp);
+class InPlace : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(InPlace, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { in_place(k.target, k.combo); });
 }
-RC_GTEST_PROP(InPlace, mt7004_fp, ()) {
-  in_place(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(InPlace, mt7004_hp, ()) {
-  in_place(target("mt7004"), Combo::hp);
-}
-RC_GTEST_PROP(InPlace, mt7004_mp, ()) {
-  in_place(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, InPlace, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 }  // namespace
 }  // namespace bng::prop::test

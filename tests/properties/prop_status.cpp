@@ -31,18 +31,15 @@ void status(Target t, Combo combo) {
   BNG_RC_CHECK(check_status(c, spec, faults));
 }
 
-RC_GTEST_PROP(Status, ft78ne_fp, ()) {
-  status(target("ft78ne"), Combo::fp);
+// One instance per kernel of the registry, e.g. Status.holds/mt7004_hp.
+class Status : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(Status, holds) {
+  const Kernel k = GetParam();
+  check_property([k] { status(k.target, k.combo); });
 }
-RC_GTEST_PROP(Status, mt7004_fp, ()) {
-  status(target("mt7004"), Combo::fp);
-}
-RC_GTEST_PROP(Status, mt7004_hp, ()) {
-  status(target("mt7004"), Combo::hp);
-}
-RC_GTEST_PROP(Status, mt7004_mp, ()) {
-  status(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, Status, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 // Every fault on every entry point, deterministically: the random property
 // above may not draw a rare fault for every entry point.
@@ -60,18 +57,14 @@ void every_fault(Target t, Combo combo) {
   }
 }
 
-TEST(EveryFault, ft78ne_fp) {
-  every_fault(target("ft78ne"), Combo::fp);
+class EveryFault : public ::testing::TestWithParam<Kernel> {};
+
+TEST_P(EveryFault, holds) {
+  const Kernel k = GetParam();
+  every_fault(k.target, k.combo);
 }
-TEST(EveryFault, mt7004_fp) {
-  every_fault(target("mt7004"), Combo::fp);
-}
-TEST(EveryFault, mt7004_hp) {
-  every_fault(target("mt7004"), Combo::hp);
-}
-TEST(EveryFault, mt7004_mp) {
-  every_fault(target("mt7004"), Combo::mp);
-}
+
+INSTANTIATE_TEST_SUITE_P(, EveryFault, ::testing::ValuesIn(every_kernel()), InstanceName());
 
 }  // namespace
 }  // namespace bng::prop::test

@@ -115,4 +115,47 @@ void classify(std::string_view family, const Case& c) {
   RC_CLASSIFY(true, std::string(family) + shape);
 }
 
+std::vector<Kernel> every_kernel() {
+  std::vector<Kernel> out;
+  for (Target t : all_targets()) {
+    for (Combo c : combos(t)) out.push_back({t, c});
+  }
+  return out;
+}
+
+std::vector<Kernel> every_kernel_with_flat_form() {
+  std::vector<Kernel> out;
+  for (const Kernel& k : every_kernel()) {
+    if (exists({k.target, k.combo, Storage::private_, Form::flat, 0})) out.push_back(k);
+  }
+  return out;
+}
+
+std::vector<CallSpec> every_entry_point() {
+  std::vector<CallSpec> out;
+  for (const Kernel& k : every_kernel()) {
+    for (const CallSpec& s : entry_points(k.target, k.combo, 0)) out.push_back(s);
+  }
+  return out;
+}
+
+std::string instance_name(const Kernel& k) {
+  return std::string(target_name(k.target)) + "_" + std::string(combo_name(k.combo));
+}
+
+std::string instance_name(const CallSpec& s) {
+  return instance_name(Kernel{s.target, s.combo}) +
+         (s.storage == Storage::shared ? "_shared_" : "_private_") + std::string(form_name(s.form));
+}
+
+void PrintTo(const Kernel& k, std::ostream* os) {
+  *os << instance_name(k);
+}
+
 }  // namespace bng::prop::test
+
+namespace bng::prop {
+void PrintTo(const CallSpec& s, std::ostream* os) {
+  *os << test::instance_name(s);
+}
+}  // namespace bng::prop

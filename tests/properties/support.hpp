@@ -1,12 +1,17 @@
-// Shared pieces of the property tests: the (target, combo) pairs and the
-// failure macro that carries a check's reason into RapidCheck's report.
+// Shared pieces of the property tests: the registry's kernels and entry
+// points the properties are instantiated over, the runner of a RapidCheck
+// property inside a parameterized gtest, and the failure macro that carries a
+// check's reason into RapidCheck's report.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <ostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "bng/properties/properties.hpp"
 
@@ -44,4 +49,48 @@ void classify(std::string_view family, const Case& c);
 // sanitizers (at least 1).
 int iterations(int base);
 
+// One kernel of the registry: a target and a combo it implements. The
+// per-combo properties get one instance per Kernel.
+struct Kernel {
+  Target target{};
+  Combo combo = Combo::fp;
+};
+
+// Every kernel of every target, in the registry's order: what the per-combo
+// properties are instantiated over, so a new registry entry gets them all.
+std::vector<Kernel> every_kernel();
+// The kernels that have the vendor's flat form too (SPEC §2: mp has not).
+std::vector<Kernel> every_kernel_with_flat_form();
+// Every entry point of every kernel (_s and _p in each form that exists);
+// core_mask is left for the property to draw.
+std::vector<CallSpec> every_entry_point();
+
+// Instance names, as gtest shows them after the property: "mt7004_hp",
+// "mt7004_hp_shared_params", "ft78ne_fp_private_flat".
+std::string instance_name(const Kernel& k);
+std::string instance_name(const CallSpec& s);
+// The name generator of INSTANTIATE_TEST_SUITE_P.
+struct InstanceName {
+  template <typename Param>
+  std::string operator()(const ::testing::TestParamInfo<Param>& info) const {
+    return instance_name(info.param);
+  }
+};
+// What --gtest_list_tests prints as GetParam(): the instance name again.
+void PrintTo(const Kernel& k, std::ostream* os);
+
+// Runs a RapidCheck property as the running gtest test, exactly as
+// RC_GTEST_PROP's test body does (same RC_PARAMS, counterexample and
+// reproducer in the gtest failure, distribution printed on success): the
+// parameterized suites below are RC_GTEST_PROPs with a parameter.
+template <typename Property>
+void check_property(Property&& property) {
+  ::rc::detail::checkGTest(std::forward<Property>(property));
+}
+
 }  // namespace bng::prop::test
+
+namespace bng::prop {
+// gtest finds a parameter's printer by ADL: CallSpec lives in bng::prop.
+void PrintTo(const CallSpec& s, std::ostream* os);
+}  // namespace bng::prop

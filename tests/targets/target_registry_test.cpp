@@ -2,9 +2,9 @@
 // (optimized/include/bng/optimized/targets.inc), and nothing else: CMake's
 // reading of it (cmake/BngTargets.cmake, passed in as BNG_CMAKE_*) is what C++
 // compiles (bng/optimized/targets.hpp); the libraries, their exports, the
-// properties' Target, bngcert's choices, the harnesses and the kernel tests
-// each cover every target of it. Nothing here names a target: a third entry
-// is tested as the first two are.
+// properties' Target, bngcert's choices, the harnesses, the kernel tests and
+// the property tests' instances each cover every target of it. Nothing here
+// names a target: a third entry is tested as the first two are.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -181,6 +181,55 @@ TEST(TargetRegistry, EveryTargetHasItsHarnessAndKernelTests) {
     EXPECT_NE(list.output.find("_" + kernel_tests[i].first + "."), std::string::npos)
         << list.output;
   }
+}
+
+// The property tests are instantiated over the registry
+// (tests/properties/support.hpp): each per-kernel property lists an instance
+// for every kernel of every target, FormsIdentical for every kernel with the
+// flat form, Accuracy for every entry point; instances are named
+// "<Property>.holds/<target>_<combo>[_<shared|private>_<form>]".
+TEST(TargetRegistry, EveryPropertyHasAnInstanceForEveryKernel) {
+  const auto list = shell(std::string(BNG_PROPERTIES_TESTS) + " --gtest_list_tests");
+  ASSERT_EQ(list.status, 0) << list.output;
+  std::map<std::string, std::set<std::string>> instances;  // property -> instance names
+  std::string suite;
+  for (const std::string& line : split(list.output, '\n')) {
+    if (line.empty() || line.back() == '.') {
+      suite = line.empty() ? "" : line.substr(0, line.size() - 1);
+      continue;
+    }
+    if (line.rfind("  ", 0) != 0) continue;  // gtest_main's banner
+    const std::string test = line.substr(2, line.find("  #", 2) - 2);
+    const auto slash = test.find('/');
+    if (slash != std::string::npos) instances[suite].insert(test.substr(slash + 1));
+  }
+
+  std::set<std::string> kernels, with_flat_form, entry_point_names;
+  for (Target t : all_targets()) {
+    for (Combo c : combos(t)) {
+      const std::string kernel = std::string(target_name(t)) + "_" + std::string(combo_name(c));
+      kernels.insert(kernel);
+      for (const CallSpec& s : entry_points(t, c, 0x1)) {
+        if (s.form == Form::flat) with_flat_form.insert(kernel);
+        entry_point_names.insert(kernel +
+                                 (s.storage == Storage::shared ? "_shared_" : "_private_") +
+                                 std::string(form_name(s.form)));
+      }
+    }
+  }
+  const std::map<std::string, std::set<std::string>> want = {{"Accuracy", entry_point_names},
+                                                             {"OverlappingInputs", kernels},
+                                                             {"Reproducible", kernels},
+                                                             {"ReproducibleLarge", kernels},
+                                                             {"EveryMask", kernels},
+                                                             {"FormsIdentical", with_flat_form},
+                                                             {"ChannelIsolation", kernels},
+                                                             {"Pow2Scaling", kernels},
+                                                             {"InPlace", kernels},
+                                                             {"Status", kernels},
+                                                             {"EveryFault", kernels}};
+  // Every parameterized property is checked here: a new one must be added.
+  EXPECT_EQ(instances, want) << list.output;
 }
 
 }  // namespace
