@@ -437,11 +437,12 @@ HWY_NOINLINE void store_infer_half_lanes(D ds, const LaneSpan& s, std::int64_t i
 
 // Inference dx of binary16 data, elements i .. (lanes l ..): a32*dy in
 // binary32, rounded once to binary16.
+// dx is s.dx, passed as the caller's local (kLocalSpan).
 template <class D>
-HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, std::int64_t i, std::int64_t l,
+HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i, std::int64_t l,
                               hn::Vec<D> a32, hn::Vec<D> dy) {
   const hn::Vec<D> t = hn::Mul(a32, dy);
-  if (HWY_UNLIKELY(!try_store_half(ds, s.dx, i, t))) store_infer_half_lanes(ds, s, i, l, t);
+  if (HWY_UNLIKELY(!try_store_half(ds, dx, i, t))) store_infer_half_lanes(ds, s, i, l, t);
 }
 
 template <bool kMagnitudes, std::int64_t kRows, class D>
@@ -467,7 +468,7 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
       const std::int64_t i = row * s.width + lane;
       reduce_rows<DataType::f16, false, kMagnitudes, 1>(D1<DD>(), s, out, acc_b, acc_s,
                                                         row * s.width, lane);
-      infer_half_dx(d1, s, i, lane, hn::LoadU(d1, s.a32 + lane), load_half(d1, s.dy, i));
+      infer_half_dx(d1, s, s.dx, i, lane, hn::LoadU(d1, s.a32 + lane), load_half(d1, s.dy, i));
     }
   }
 }
@@ -491,6 +492,7 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
   const std::int64_t width = s.width;
   const void* const x = s.x;
   const void* const dy_in = s.dy;
+  void* const dx = s.dx;
   double* const abs_b = out.abs_b;
   double* const abs_s = out.abs_s;
   const typename W::DW dw;
@@ -518,7 +520,7 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
                              hn::Sub(x64.part[k], mean.part[k]));
         }
       }
-      infer_half_dx(ds, s, i, l, a32, dy);
+      infer_half_dx(ds, s, dx, i, l, a32, dy);
     }
     add_wide(ds, sb, gb);
     add_wide(ds, ss, gs);
