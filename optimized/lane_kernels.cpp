@@ -244,6 +244,22 @@ std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
 // at a time).
 constexpr std::int64_t kRowsAtOnce = 4;
 
+// Except where a wide row is shorter than a 4 KiB page (65536 x 64 folds to
+// 1 KiB rows) and the span is too large for the caches to hide memory: four
+// rows at once then visit one page at four places, back and forth, which the
+// hardware prefetchers (they follow each page's addresses) track badly; one
+// row at a time is a plain ascending sweep. Interleaved A/B on the project
+// machine: 1.3-2.2x faster fp32 passes on 65536 x 64 and 1048576 x 4, while
+// rows of 4 KiB and more, and small tensors (64 x 256), lose without it.
+template <DataType T>
+bool rows_at_once_pay(const LaneSpan& s) {
+  constexpr std::int64_t kPageBytes = 4096;
+  constexpr std::int64_t kCachedBytes = 1 << 20;  // one tensor's share of the span, about L2
+  constexpr std::int64_t kBytes = T == DataType::f32 ? 4 : 2;
+  const std::int64_t row_bytes = s.width * kBytes;
+  return row_bytes >= kPageBytes || (s.row_end - s.row_begin) * row_bytes <= kCachedBytes;
+}
+
 // The block totals acc_b, acc_s (indexed by lane) into the lanes' (hi, lo)
 // pairs, error-free.
 void add_block_totals(const LaneSpan& s, const ReduceOut& out, const double* acc_b,
@@ -331,11 +347,12 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
   double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
   double* const acc_s = out.acc_s - l0;
   const std::int64_t W = s.width;
+  const bool at_once = rows_at_once_pay<T>(s);
   for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
     const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
     for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
     std::int64_t r = rb;
-    for (; r + kRowsAtOnce <= re && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
+    for (; at_once && r + kRowsAtOnce <= re && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
          r += kRowsAtOnce) {
       for_lanes(DD(), l0, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
         reduce_rows<T, kWriteDx, kMagnitudes, kRowsAtOnce>(d, s, out, acc_b, acc_s, r * W, l);
@@ -625,15 +642,17 @@ HWY_INLINE void dx_rows(D d, const LaneSpan& s, std::int64_t r0, std::int64_t l)
 }
 
 // Pass 2's row order: first row to last, rows(first_row, count, lane_end)
-// for groups of kRowsAtOnce whole rows, then single rows (a partial last
-// row). Ascending, like pass 1: an interleaved A/B on the project machine
+// for groups of kRowsAtOnce whole rows where they pay, then single rows (a
+// partial last row). Ascending, like pass 1: an interleaved A/B on the project machine
 // (docs/performance.md) found the former last-rows-first order, meant to reuse
 // what pass 1 left in the cache, 1.2-1.5x slower on the 4-16 MiB tensors:
 // descending addresses defeat the hardware prefetchers, which matters more.
-template <class Rows>
+template <DataType T, class Rows>
 void in_row_order(const LaneSpan& s, const Rows& rows) {
   std::int64_t r = s.row_begin;
-  for (; r + kRowsAtOnce <= s.row_end && row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
+  const bool at_once = rows_at_once_pay<T>(s);
+  for (; at_once && r + kRowsAtOnce <= s.row_end &&
+         row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
        r += kRowsAtOnce) {
     rows(r, kRowsAtOnce, s.lane_end);
   }
@@ -643,7 +662,7 @@ void in_row_order(const LaneSpan& s, const Rows& rows) {
 template <DataType T>
 void Apply(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
-  in_row_order(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
+  in_row_order<T>(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
     if (rows == kRowsAtOnce) {
       for_lanes(DD(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
         dx_rows<T, kRowsAtOnce>(d, s, r0, l);
@@ -698,7 +717,7 @@ HWY_INLINE void dx_half_rows(D ds, const LaneSpan& s, std::int64_t r0, std::int6
 
 void ApplyHalf(const LaneSpan& span) {
   const LaneSpan s = span;  // see kLocalSpan
-  in_row_order(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
+  in_row_order<DataType::f16>(s, [&](std::int64_t r0, std::int64_t rows, std::int64_t l1) {
     if (rows == kRowsAtOnce) {
       for_lanes(DS(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
         dx_half_rows<kRowsAtOnce>(d, s, r0, l);
