@@ -162,8 +162,7 @@ template <DataType T, class Stats>
 Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
   Partition p = make_partition(a.batch, a.channel, model);
   const bool train = a.is_train != 0;
-  constexpr std::int64_t kDataBytes = T == DataType::f32 ? 4 : 2;
-  const bool tiled = train && tile_for_training(p, kDataBytes);
+  const bool tiled = train && tile_for_training(p, bytes_of(T));
   const std::int64_t W = p.width, C = a.channel;
   const bool magnitudes = a.dx == a.x || a.dx == a.dy;
   constexpr bool binary16_data = T == DataType::f16;
@@ -238,13 +237,12 @@ Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
 template <DataType T>
 void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int64_t c,
                         double* sum_abs_dy, double* sum_abs_dy_d) {
-  constexpr std::int64_t kElementBytes = T == DataType::f32 ? 4 : 2;
   double mb = 0, ms = 0;
   for (int r = 0; r < p.row_parts; ++r) {
     for (std::int64_t l = c; l < p.width; l += p.channel) {
       // Lane l becomes lane 0: its elements from x + l and dy + l, row stride
       // unchanged; it has the last wide row if l < last_lanes.
-      const auto offset = l * kElementBytes;
+      const auto offset = l * bytes_of(T);
       const LaneSpan lane{.x = static_cast<const char*>(a.x) + offset,
                           .dy = static_cast<const char*>(a.dy) + offset,
                           .dx = nullptr,

@@ -31,6 +31,18 @@ inline void cpu_relax() {
 #endif
 }
 
+// Polls ready() for up to kPollBeforeSleep; true as soon as it holds, false
+// when the time is up (the caller then sleeps until notified).
+template <class Ready>
+bool poll_before_sleep(const Ready& ready) {
+  const auto until = std::chrono::steady_clock::now() + kPollBeforeSleep;
+  while (!ready()) {
+    for (int k = 0; k < 64; ++k) cpu_relax();
+    if (std::chrono::steady_clock::now() >= until) return false;
+  }
+  return true;
+}
+
 // One phase in flight. Shared by the caller and the workers it notified; a
 // worker that dequeues it after the caller returned finds no part left and
 // never touches phase.ctx (which lives on the caller's stack).
@@ -99,7 +111,8 @@ class Worker {
  private:
   void loop() {
     for (;;) {
-      poll_for_job();
+      // The next phase usually comes within microseconds (kPollBeforeSleep).
+      poll_before_sleep([this] { return pending_.load(std::memory_order_acquire); });
       Posted posted;
       {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -109,16 +122,6 @@ class Worker {
         pending_.store(!queue_.empty(), std::memory_order_relaxed);
       }
       posted.job->work(posted.member);
-    }
-  }
-
-  // Returns when a job is queued or kPollBeforeSleep has passed; the caller
-  // then takes the job or sleeps on ready_ (post notifies it either way).
-  void poll_for_job() const {
-    const auto until = std::chrono::steady_clock::now() + kPollBeforeSleep;
-    while (!pending_.load(std::memory_order_acquire)) {
-      for (int k = 0; k < 64; ++k) cpu_relax();
-      if (std::chrono::steady_clock::now() >= until) return;
     }
   }
 
@@ -160,14 +163,11 @@ void run(unsigned core_mask, const Phase& phase) {
   job->work(0);
   // The caller polls too before it sleeps: the workers' last parts usually end
   // within microseconds, and a sleeping caller is as slow to wake as a worker.
-  const auto until = std::chrono::steady_clock::now() + kPollBeforeSleep;
+  const auto all_done = [&] { return job->done.load(std::memory_order_acquire) == phase.parts; };
+  if (poll_before_sleep(all_done)) return;
   for (int d = job->done.load(std::memory_order_acquire); d != phase.parts;
        d = job->done.load(std::memory_order_acquire)) {
-    if (std::chrono::steady_clock::now() < until) {
-      for (int k = 0; k < 64; ++k) cpu_relax();
-    } else {
-      job->done.wait(d, std::memory_order_acquire);
-    }
+    job->done.wait(d, std::memory_order_acquire);
   }
 }
 

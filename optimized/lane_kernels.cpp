@@ -255,8 +255,7 @@ template <DataType T>
 bool rows_at_once_pay(const LaneSpan& s) {
   constexpr std::int64_t kPageBytes = 4096;
   constexpr std::int64_t kCachedBytes = 1 << 20;  // one tensor's share of the span, about L2
-  constexpr std::int64_t kBytes = T == DataType::f32 ? 4 : 2;
-  const std::int64_t row_bytes = s.width * kBytes;
+  const std::int64_t row_bytes = s.width * bytes_of(T);
   return row_bytes >= kPageBytes || (s.row_end - s.row_begin) * row_bytes <= kCachedBytes;
 }
 

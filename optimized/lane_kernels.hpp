@@ -11,6 +11,10 @@
 namespace bng::opt {
 
 enum class DataType : std::uint8_t { f32, f16 };
+// Bytes of one element of a tensor of that type.
+constexpr std::int64_t bytes_of(DataType t) {
+  return t == DataType::f32 ? 4 : 2;
+}
 
 // Rows per binary32 partial sum in inference pass 1 of binary16 data
 // (docs/accuracy.md §2.1 derives the error for this value).
