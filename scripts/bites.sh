@@ -16,10 +16,26 @@
 #      shared libraries: accuracy, bit identity, in place, status rules, hard
 #      cases, 100 cases each.
 # Usage: scripts/bites.sh [plant...]   (names of tests/bites/*.patch)
+#        scripts/bites.sh --check-patches   (only: does every patch still apply
+#        to the sources? seconds; the default test suite runs it, so that a
+#        refactor that moves a planted line fails there, not in CI's bites)
 # Time: ~2-4 min per plant on 2 cores (incremental rebuild of the patched file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+
+if [[ "${1:-}" == --check-patches ]]; then
+  stale=()
+  for p in tests/bites/*.patch; do
+    patch -p1 --dry-run --quiet --forward <"$p" >/dev/null || stale+=("$p")
+  done
+  if ((${#stale[@]})); then
+    echo "bites: these patches no longer apply to the sources; regenerate them: ${stale[*]}"
+    exit 1
+  fi
+  echo "bites: every patch in tests/bites/ applies"
+  exit 0
+fi
 plants=("$@")
 if ((${#plants[@]} == 0)); then
   for p in tests/bites/*.patch; do plants+=("$(basename "$p" .patch)"); done

@@ -16,6 +16,7 @@ packages=(
   libssl-dev                                 # bngcert: SHA-256 (libcrypto) of packs, libraries, certificates
   gappa                                      # proofs/: the kernels' error bounds
   parallel                                   # tests/cluster: sharded campaigns through GNU parallel
+  patch                                      # scripts/bites.sh: plants bugs in a scratch copy
 )
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
 if [[ "${BNG_SETUP_CLUSTER:-0}" == 1 ]]; then packages+=(slurm-wlm munge); fi # ctest -L cluster
