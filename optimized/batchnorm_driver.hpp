@@ -119,6 +119,11 @@ inline Region reduce_region(const Partition& p, int part) {
           .lane_begin = p.lane_begin(k),
           .lane_end = p.lane_end(k)};
 }
+// Row band r, every lane: the union of its parts' regions.
+inline Region band_region(const Partition& p, int r) {
+  return {
+      .row_begin = p.row_begin(r), .row_end = p.row_end(r), .lane_begin = 0, .lane_end = p.width};
+}
 // Pass 2's part (untiled): whole rows, every lane, the part-th range from
 // the first row. Parts are numbered in row order in both passes, so the core
 // that runs part i of both (core_pool.hpp) reads in pass 2 rows it read in pass 1.
@@ -433,25 +438,35 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       combine<T, Stats>({.plan = &plan, .begin = g.lane_begin, .end = g.lane_end});
       apply<T>({.plan = &plan, .region = g});
     });
-  } else {
-    pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-      reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
-    });
-    // Channels combine independently: many of them are spread over the pool
-    // too, rather than keep the other cores waiting (up to ~20 ns a channel
-    // one at a time: tens of us for thousands of channels).
-    const std::int64_t C = a.channel;
-    const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
-    pool::run_parts(a.core_mask, combine_parts, [&](int k) {
-      combine<T, Stats>(
-          {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
-    });
-    if (plan.train) {
-      pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-        apply<T>({.plan = &plan, .region = apply_region(p, part)});
-      });
-    }
+    return;
   }
+  // Reduce, combine, apply: one hand-out to the pool, phases apart by barriers.
+  const auto reduce_part = [&](int part) {
+    reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
+  };
+  // Column ranges only balance the load between threads (a lane's sums do not
+  // depend on them): where the threads share the row bands evenly, each runs
+  // whole bands instead, streaming whole rows rather than 1-2 KiB pieces.
+  const auto reduce_band = [&](int band) {
+    reduce<T>({.plan = &plan, .region = band_region(p, band), .band = band});
+  };
+  // Channels combine independently: many of them are spread over the pool
+  // too, rather than keep the other cores waiting (up to ~20 ns a channel
+  // one at a time: tens of us for thousands of channels).
+  const std::int64_t C = a.channel;
+  const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
+  const auto combine_part = [&](int k) {
+    combine<T, Stats>(
+        {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
+  };
+  const auto apply_part = [&](int part) {
+    apply<T>({.plan = &plan, .region = apply_region(p, part)});
+  };
+  const bool whole_bands = p.row_parts % pool::threads(a.core_mask) == 0;
+  pool::run(a.core_mask, {whole_bands ? pool::phase(p.row_parts, reduce_band)
+                                      : pool::phase(p.parts(), reduce_part),
+                          pool::phase(combine_parts, combine_part),
+                          pool::phase(plan.train ? p.parts() : 0, apply_part)});
 }
 
 }  // namespace bng::opt

@@ -16,11 +16,12 @@ namespace {
 
 constexpr int kMaxCores = 8;
 
-// How long an idle worker polls for the next job before it sleeps. A call
-// posts up to three phases in a row (reduce, combine, apply) and a training
-// loop calls again soon after; waking a sleeping thread costs tens of
-// microseconds on the project's virtual machine, more than a whole phase of a
-// cache-resident call (docs/performance.md). Polling this long after each job
+// How long an idle worker polls for the next job (and a member for the end of
+// a phase) before it sleeps. A training loop calls again soon after a call,
+// and a call's phases (reduce, combine, apply) follow each other within
+// microseconds; waking a sleeping thread costs tens of microseconds on the
+// project's virtual machine, more than a whole phase of a cache-resident call
+// (docs/performance.md). Polling this long after each job
 // costs at most this much of an otherwise idle core - the same trade as
 // OpenMP runtimes' spin-then-sleep.
 constexpr auto kPollBeforeSleep = std::chrono::microseconds(200);
@@ -43,44 +44,85 @@ bool poll_before_sleep(const Ready& ready) {
   return true;
 }
 
-// One phase in flight. Shared by the caller and the workers it notified; a
-// worker that dequeues it after the caller returned finds no part left and
-// never touches phase.ctx (which lives on the caller's stack).
+// One call's phases in flight. Shared by the caller and the workers it
+// notified; a worker that dequeues it after the caller returned finds no part
+// left and never touches a phase's ctx (which lives on the caller's stack).
 //
 // Member i (the caller is 0, then the workers in core order) owns the i-th of
-// `members` equal ranges of parts and runs it first, in order, before taking
-// parts left in the others' ranges. So with the same mask and shape the same
-// core runs the same part in every phase and every call - part r of pass 1
-// and of pass 2 cover the same rows - and finds that part's data in its own
-// cache instead of pulling the lines from the other core's (dynamic claiming
-// made 256x1024 inference slower on two cores than on one). A late or
-// descheduled worker still costs nothing: the others take its parts.
+// `members` equal ranges of each phase's parts and runs it first, in order,
+// before taking parts left in the others' ranges. So with the same mask and
+// shape the same core runs the same part in every phase and every call - part
+// r of pass 1 and of pass 2 cover the same rows - and finds that part's data
+// in its own cache instead of pulling the lines from the other core's
+// (dynamic claiming made 256x1024 inference slower on two cores than on one).
+// A late or descheduled worker still costs nothing: the others take its parts.
+//
+// Between phases each member waits until every part of the phase is done
+// (not until every member arrived: a member that never comes is no reason to
+// wait), then goes on to the next phase's parts.
 struct Job {
   struct alignas(64) Range {  // one cache line each: members claim concurrently
     std::atomic<int> next{0};
     int end = 0;
   };
-  Phase phase{};
+  struct Stage {
+    Phase phase{};
+    Range ranges[kMaxCores];
+    alignas(64) std::atomic<int> done{0};
+  };
+  Stage stages[kMaxPhases];
+  int count = 0;
   int members = 1;
-  Range ranges[kMaxCores];
-  std::atomic<int> done{0};
 
-  Job(const Phase& p, int m) : phase(p), members(m) {
-    for (int i = 0; i < m; ++i) {
-      ranges[i].next.store(p.parts * i / m, std::memory_order_relaxed);
-      ranges[i].end = p.parts * (i + 1) / m;
+  Job(const Phase* phases, int n, int m) : members(m) {
+    for (const Phase* p = phases; p != phases + n; ++p) {
+      if (p->parts <= 0) continue;
+      Stage& s = stages[count++];
+      s.phase = *p;
+      // Rounded up: a phase of fewer parts than members leaves the last
+      // members none, not the caller.
+      for (int i = 0; i < m; ++i) {
+        s.ranges[i].next.store((p->parts * i + m - 1) / m, std::memory_order_relaxed);
+        s.ranges[i].end = (p->parts * (i + 1) + m - 1) / m;
+      }
     }
   }
 
-  // Runs parts until none is left: member's own range, then the others'.
-  void work(int member) {
-    for (int k = 0; k < members; ++k) {
-      Range& r = ranges[(member + k) % members];
+  // Runs stage k's parts until none is left: member's own range, then the others'.
+  void run_stage(int k, int member) {
+    Stage& s = stages[k];
+    for (int j = 0; j < members; ++j) {
+      Range& r = s.ranges[(member + j) % members];
       for (int p = r.next.fetch_add(1, std::memory_order_relaxed); p < r.end;
            p = r.next.fetch_add(1, std::memory_order_relaxed)) {
-        phase.run(phase.ctx, p);
-        if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == phase.parts) done.notify_all();
+        s.phase.run(s.phase.ctx, p);
+        if (s.done.fetch_add(1, std::memory_order_acq_rel) + 1 == s.phase.parts) {
+          s.done.notify_all();
+        }
       }
+    }
+  }
+
+  // Returns when every part of stage k is done. Polls first: the other
+  // members' last parts usually end within microseconds, and a sleeping
+  // thread is slow to wake.
+  void wait_for(int k) {
+    Stage& s = stages[k];
+    const int parts = s.phase.parts;
+    if (poll_before_sleep([&] { return s.done.load(std::memory_order_acquire) == parts; })) {
+      return;
+    }
+    for (int d = s.done.load(std::memory_order_acquire); d != parts;
+         d = s.done.load(std::memory_order_acquire)) {
+      s.done.wait(d, std::memory_order_acquire);
+    }
+  }
+
+  // Every stage in order; the caller (wait_last) also waits for the last.
+  void work(int member, bool wait_last) {
+    for (int k = 0; k < count; ++k) {
+      run_stage(k, member);
+      if (k + 1 < count || wait_last) wait_for(k);
     }
   }
 };
@@ -121,7 +163,7 @@ class Worker {
         queue_.pop_front();
         pending_.store(!queue_.empty(), std::memory_order_relaxed);
       }
-      posted.job->work(posted.member);
+      posted.job->work(posted.member, /*wait_last=*/false);
     }
   }
 
@@ -143,31 +185,44 @@ Worker* pool() {
   return workers;
 }
 
-}  // namespace
+int mask_threads(unsigned mask) {
+  return std::max(std::popcount(mask), 1);
+}
 
-void run(unsigned core_mask, const Phase& phase) {
-  if (phase.parts <= 0) return;
+// Up to kMaxPhases phases as one job.
+void run_phases(unsigned core_mask, const Phase* phases, int n) {
+  int most = 0;
+  for (int k = 0; k < n; ++k) most = std::max(most, phases[k].parts);
+  if (most <= 0) return;
   const unsigned mask = core_mask & ((1u << kMaxCores) - 1);
-  if (phase.parts == 1 || std::popcount(mask) <= 1) {
-    for (int p = 0; p < phase.parts; ++p) phase.run(phase.ctx, p);
+  if (most == 1 || mask_threads(mask) == 1) {
+    for (int k = 0; k < n; ++k) {
+      for (int p = 0; p < phases[k].parts; ++p) phases[k].run(phases[k].ctx, p);
+    }
     return;
   }
-  // The caller stands for the lowest core of the mask; one worker per other bit,
-  // no more than there are parts for them.
-  const int members = std::min(std::popcount(mask), phase.parts);
-  auto job = std::make_shared<Job>(phase, members);
+  // The caller stands for the lowest core of the mask; one worker per other
+  // bit, no more than the largest phase has parts for.
+  const int members = std::min(mask_threads(mask), most);
+  auto job = std::make_shared<Job>(phases, n, members);
   int member = 1;
   for (unsigned rest = mask & (mask - 1); member < members; rest &= rest - 1, ++member) {
     pool()[std::countr_zero(rest)].post(job, member);
   }
-  job->work(0);
-  // The caller polls too before it sleeps: the workers' last parts usually end
-  // within microseconds, and a sleeping caller is as slow to wake as a worker.
-  const auto all_done = [&] { return job->done.load(std::memory_order_acquire) == phase.parts; };
-  if (poll_before_sleep(all_done)) return;
-  for (int d = job->done.load(std::memory_order_acquire); d != phase.parts;
-       d = job->done.load(std::memory_order_acquire)) {
-    job->done.wait(d, std::memory_order_acquire);
+  job->work(0, /*wait_last=*/true);
+}
+
+}  // namespace
+
+int threads(unsigned core_mask) {
+  return mask_threads(core_mask & ((1u << kMaxCores) - 1));
+}
+
+void run(unsigned core_mask, std::initializer_list<Phase> phases) {
+  const Phase* const first = phases.begin();
+  const int n = static_cast<int>(phases.size());
+  for (int k = 0; k < n; k += kMaxPhases) {
+    run_phases(core_mask, first + k, std::min(n - k, kMaxPhases));
   }
 }
 
