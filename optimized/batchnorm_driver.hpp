@@ -438,35 +438,35 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
       combine<T, Stats>({.plan = &plan, .begin = g.lane_begin, .end = g.lane_end});
       apply<T>({.plan = &plan, .region = g});
     });
-    return;
+  } else {
+    // Reduce, combine, apply: one hand-out to the pool, phases apart by barriers.
+    const auto reduce_part = [&](int part) {
+      reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
+    };
+    // Column ranges only balance the load between threads (a lane's sums do not
+    // depend on them): where the threads share the row bands evenly, each runs
+    // whole bands instead, streaming whole rows rather than 1-2 KiB pieces.
+    const auto reduce_band = [&](int band) {
+      reduce<T>({.plan = &plan, .region = band_region(p, band), .band = band});
+    };
+    // Channels combine independently: many of them are spread over the pool
+    // too, rather than keep the other cores waiting (up to ~20 ns a channel
+    // one at a time: tens of us for thousands of channels).
+    const std::int64_t C = a.channel;
+    const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
+    const auto combine_part = [&](int k) {
+      combine<T, Stats>(
+          {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
+    };
+    const auto apply_part = [&](int part) {
+      apply<T>({.plan = &plan, .region = apply_region(p, part)});
+    };
+    const bool whole_bands = p.row_parts % pool::threads(a.core_mask) == 0;
+    pool::run(a.core_mask, {whole_bands ? pool::phase(p.row_parts, reduce_band)
+                                        : pool::phase(p.parts(), reduce_part),
+                            pool::phase(combine_parts, combine_part),
+                            pool::phase(plan.train ? p.parts() : 0, apply_part)});
   }
-  // Reduce, combine, apply: one hand-out to the pool, phases apart by barriers.
-  const auto reduce_part = [&](int part) {
-    reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
-  };
-  // Column ranges only balance the load between threads (a lane's sums do not
-  // depend on them): where the threads share the row bands evenly, each runs
-  // whole bands instead, streaming whole rows rather than 1-2 KiB pieces.
-  const auto reduce_band = [&](int band) {
-    reduce<T>({.plan = &plan, .region = band_region(p, band), .band = band});
-  };
-  // Channels combine independently: many of them are spread over the pool
-  // too, rather than keep the other cores waiting (up to ~20 ns a channel
-  // one at a time: tens of us for thousands of channels).
-  const std::int64_t C = a.channel;
-  const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
-  const auto combine_part = [&](int k) {
-    combine<T, Stats>(
-        {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
-  };
-  const auto apply_part = [&](int part) {
-    apply<T>({.plan = &plan, .region = apply_region(p, part)});
-  };
-  const bool whole_bands = p.row_parts % pool::threads(a.core_mask) == 0;
-  pool::run(a.core_mask, {whole_bands ? pool::phase(p.row_parts, reduce_band)
-                                      : pool::phase(p.parts(), reduce_part),
-                          pool::phase(combine_parts, combine_part),
-                          pool::phase(plan.train ? p.parts() : 0, apply_part)});
 }
 
 }  // namespace bng::opt
