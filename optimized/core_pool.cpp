@@ -21,9 +21,9 @@ constexpr int kMaxCores = 8;
 // and a call's phases (reduce, combine, apply) follow each other within
 // microseconds; waking a sleeping thread costs tens of microseconds on the
 // project's virtual machine, more than a whole phase of a cache-resident call
-// (docs/performance.md). Polling this long after each job
-// costs at most this much of an otherwise idle core - the same trade as
-// OpenMP runtimes' spin-then-sleep.
+// (docs/performance.md). Polling this long after each job costs at most this
+// much of an otherwise idle core - the same trade as OpenMP runtimes'
+// spin-then-sleep.
 constexpr auto kPollBeforeSleep = std::chrono::microseconds(200);
 
 inline void cpu_relax() {

@@ -24,12 +24,13 @@ inline constexpr int kMaxPhases = 3;
 // (0: the caller alone) and returns when all are done: no part of a phase
 // starts before every part of the phase before it has ended. One hand-out for
 // all phases: the threads pass from one phase to the next at a barrier
-// instead of being woken again for each. Each core of the mask first runs its own equal share of a
-// phase's parts (the caller the first), for cache locality from phase to
-// phase; parts a core has not started by then go to whichever is free, so
-// which thread runs which part is not fixed: results must depend on the part
-// index only. Safe to call concurrently from any number of threads; parts of
-// different calls never wait on each other. Phases with no parts are skipped.
+// instead of being woken again for each. Each core of the mask first runs its
+// own equal share of a phase's parts (the caller the first), for cache
+// locality from phase to phase; parts a core has not started by then go to
+// whichever is free, so which thread runs which part is not fixed: results
+// must depend on the part index only. Safe to call concurrently from any
+// number of threads; parts of different calls never wait on each other.
+// Phases with no parts are skipped; more than kMaxPhases run as several jobs.
 void run(unsigned core_mask, std::initializer_list<Phase> phases);
 
 // How many threads run(core_mask, ...) spreads a phase of many parts over:
