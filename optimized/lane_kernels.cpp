@@ -244,19 +244,32 @@ std::int64_t row_lane_end(const LaneSpan& s, std::int64_t r) {
 // at a time).
 constexpr std::int64_t kRowsAtOnce = 4;
 
-// Except where a wide row is shorter than a 4 KiB page (65536 x 64 folds to
-// 1 KiB rows) and the span is too large for the caches to hide memory: four
-// rows at once then visit one page at four places, back and forth, which the
-// hardware prefetchers (they follow each page's addresses) track badly; one
-// row at a time is a plain ascending sweep. Interleaved A/B on the project
-// machine: 1.3-2.2x faster fp32 passes on 65536 x 64 and 1048576 x 4, while
-// rows of 4 KiB and more, and small tensors (64 x 256), lose without it.
+// Except where four wide rows fit in one 4 KiB page (65536 x 64 folds to
+// 1 KiB rows of binary32, 512 B of binary16) and `rows` of them are too large
+// for the caches to hide memory: four rows at once then visit one page at
+// four places, back and forth, which the hardware prefetchers (they follow
+// each page's addresses) track badly; one row at a time is a plain ascending
+// sweep. Interleaved A/B on the project machine: 1.3-2.2x faster fp32 passes
+// on 65536 x 64 and 1048576 x 4, while rows of 4 KiB, and small tensors
+// (64 x 256), lose without four rows at once, and so does binary16 inference
+// on 2 KiB rows (4096 x 1024: 0.7-0.96x).
+// The training passes judge by their span's rows; binary16 inference by the
+// whole tensor's (span_rows, tensor_rows below): its spans on 65536 x 64 are
+// 1 MiB bands of an 8 MiB tensor, and two rows at a time made one-thread
+// calls 1.6x faster, where the training passes judged the same way lost
+// 0.74-0.81x with two threads.
 template <DataType T>
-bool rows_at_once_pay(const LaneSpan& s) {
+bool rows_at_once_pay(const LaneSpan& s, std::int64_t rows) {
   constexpr std::int64_t kPageBytes = 4096;
-  constexpr std::int64_t kCachedBytes = 1 << 20;  // one tensor's share of the span, about L2
+  constexpr std::int64_t kCachedBytes = 1 << 20;  // about L2
   const std::int64_t row_bytes = s.width * bytes_of(T);
-  return row_bytes >= kPageBytes || (s.row_end - s.row_begin) * row_bytes <= kCachedBytes;
+  return kRowsAtOnce * row_bytes > kPageBytes || rows * row_bytes <= kCachedBytes;
+}
+inline std::int64_t span_rows(const LaneSpan& s) {
+  return s.row_end - s.row_begin;
+}
+inline std::int64_t tensor_rows(const LaneSpan& s) {
+  return s.last_row + 1;
 }
 
 // The block totals acc_b, acc_s (indexed by lane) into the lanes' (hi, lo)
@@ -346,7 +359,7 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
   double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
   double* const acc_s = out.acc_s - l0;
   const std::int64_t W = s.width;
-  const bool at_once = rows_at_once_pay<T>(s);
+  const bool at_once = rows_at_once_pay<T>(s, span_rows(s));
   for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
     const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
     for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
@@ -575,12 +588,16 @@ void ReduceHalfInfer(const LaneSpan& span, const ReduceOut& out) {
   const std::int64_t n = s.lane_end - l0;
   double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
   double* const acc_s = out.acc_s - l0;
+  const bool at_once = rows_at_once_pay<DataType::f16>(s, tensor_rows(s));
   for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
     const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
     for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
     std::int64_t r = rb;
-    for (; r + kRowsAtOnce <= re; r += kRowsAtOnce) {
+    for (; at_once && r + kRowsAtOnce <= re; r += kRowsAtOnce) {
       infer_half_group_rows<kMagnitudes, kRowsAtOnce>(s, out, acc_b, acc_s, r, kRowsAtOnce);
+    }
+    for (; r + kHalfSumRows <= re; r += kHalfSumRows) {
+      infer_half_group_rows<kMagnitudes, kHalfSumRows>(s, out, acc_b, acc_s, r, kHalfSumRows);
     }
     if (r < re) infer_half_group_rows<kMagnitudes, 0>(s, out, acc_b, acc_s, r, re - r);
     add_block_totals(s, out, acc_b, acc_s);
@@ -649,7 +666,7 @@ HWY_INLINE void dx_rows(D d, const LaneSpan& s, std::int64_t r0, std::int64_t l)
 template <DataType T, class Rows>
 void in_row_order(const LaneSpan& s, const Rows& rows) {
   std::int64_t r = s.row_begin;
-  const bool at_once = rows_at_once_pay<T>(s);
+  const bool at_once = rows_at_once_pay<T>(s, span_rows(s));
   for (; at_once && r + kRowsAtOnce <= s.row_end &&
          row_lane_end(s, r + kRowsAtOnce - 1) == s.lane_end;
        r += kRowsAtOnce) {
