@@ -185,6 +185,11 @@ Worker* pool() {
   return workers;
 }
 
+// The bits of a core mask the pool serves, and how many threads they make
+// (at least the caller).
+unsigned served(unsigned core_mask) {
+  return core_mask & ((1u << kMaxCores) - 1);
+}
 int mask_threads(unsigned mask) {
   return std::max(std::popcount(mask), 1);
 }
@@ -194,7 +199,7 @@ void run_phases(unsigned core_mask, const Phase* phases, int n) {
   int most = 0;
   for (int k = 0; k < n; ++k) most = std::max(most, phases[k].parts);
   if (most <= 0) return;
-  const unsigned mask = core_mask & ((1u << kMaxCores) - 1);
+  const unsigned mask = served(core_mask);
   if (most == 1 || mask_threads(mask) == 1) {
     for (int k = 0; k < n; ++k) {
       for (int p = 0; p < phases[k].parts; ++p) phases[k].run(phases[k].ctx, p);
@@ -215,7 +220,7 @@ void run_phases(unsigned core_mask, const Phase* phases, int n) {
 }  // namespace
 
 int threads(unsigned core_mask) {
-  return mask_threads(core_mask & ((1u << kMaxCores) - 1));
+  return mask_threads(served(core_mask));
 }
 
 void run(unsigned core_mask, std::initializer_list<Phase> phases) {
