@@ -19,6 +19,7 @@
 // clang-format off
 #include <hwy/foreach_target.h>
 // clang-format on
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
@@ -258,10 +259,10 @@ constexpr std::int64_t kRowsAtOnce = 4;
 // 1 MiB bands of an 8 MiB tensor, and two rows at a time made one-thread
 // calls 1.6x faster, where the training passes judged the same way lost
 // 0.74-0.81x with two threads.
+constexpr std::int64_t kPageBytes = 4096;
+constexpr std::int64_t kCachedBytes = 1 << 20;  // about L2: smaller data the caches hide
 template <DataType T>
 bool rows_at_once_pay(const LaneSpan& s, std::int64_t rows) {
-  constexpr std::int64_t kPageBytes = 4096;
-  constexpr std::int64_t kCachedBytes = 1 << 20;  // about L2
   const std::int64_t row_bytes = s.width * bytes_of(T);
   return kRowsAtOnce * row_bytes > kPageBytes || rows * row_bytes <= kCachedBytes;
 }
@@ -270,6 +271,31 @@ inline std::int64_t span_rows(const LaneSpan& s) {
 }
 inline std::int64_t tensor_rows(const LaneSpan& s) {
   return s.last_row + 1;
+}
+
+// Software prefetch for binary16 inference, kRowsAtOnce rows ahead, where
+// rows are at most 2 KiB (four rows within two pages) and the tensor is
+// larger than the caches. The hardware prefetchers follow addresses within a
+// 4 KiB page, and the rows a group reads leave each page after a few lines,
+// so on a tensor streamed from memory they barely start before the loop moves
+// on. Interleaved A/Bs on the project machine (docs/performance.md): binary16
+// inference on 4096 x 1024, 65536 x 64 and 1048576 x 4 1.3-2.1x faster with
+// one thread, 1.0-1.9x with two, on AVX2 and AVX3; on 256 x 1024 (cached)
+// 0.85-1.0x, hence the size condition. On 8 KiB rows and wider
+// (16384 x 4096, 256 x 65536) it gained nothing (0.7-1.4x, noise). The
+// binary64 passes of binary32 data, with the same prefetch, lost 0.6-0.85x on
+// AVX3 on most shapes (mixed on AVX2), so they have none.
+inline constexpr std::int64_t kPrefetchRowsMaxBytes = 2048;
+inline constexpr std::int64_t kCacheLineHalves = 32;  // binary16 elements in a 64-byte line
+inline bool half_prefetch_pays(const LaneSpan& s) {
+  const std::int64_t row_bytes = s.width * bytes_of(DataType::f16);
+  return row_bytes <= kPrefetchRowsMaxBytes && tensor_rows(s) * row_bytes > kCachedBytes;
+}
+// The element offset to prefetch from rows [r, r + kRowsAtOnce) - the next
+// group's rows - or 0 for none: near the tensor's end (whose last row may be
+// partial), so that no prefetch reaches past it.
+inline std::int64_t prefetch_ahead(const LaneSpan& s, bool prefetch, std::int64_t r) {
+  return prefetch && r + 2 * kRowsAtOnce <= s.last_row ? kRowsAtOnce * s.width : 0;
 }
 
 // The block totals acc_b, acc_s (indexed by lane) into the lanes' (hi, lo)
@@ -476,7 +502,8 @@ HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i,
 
 template <bool kMagnitudes, std::int64_t kRows, class D>
 HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
-                                double* acc_s, std::int64_t r, std::int64_t rows, std::int64_t l);
+                                double* acc_s, std::int64_t r, std::int64_t rows,
+                                std::int64_t ahead, std::int64_t l);
 
 // Lanes of a vector holding a lane whose sum_mean32 is NaN (rare), one by one:
 // such a lane sums its rows with pass 1's binary64 formula (reduce_rows,
@@ -490,7 +517,7 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
   for (std::size_t k = 0; k < hn::Lanes(ds); ++k) {
     const std::int64_t lane = l + static_cast<std::int64_t>(k);
     if (!std::isnan(s.sum_mean32[lane])) {
-      infer_half_rows<kMagnitudes, kRows>(d1, s, out, acc_b, acc_s, r, rows, lane);
+      infer_half_rows<kMagnitudes, kRows>(d1, s, out, acc_b, acc_s, r, rows, 0, lane);
       continue;
     }
     for (std::int64_t row = r; row < r + n_rows; ++row) {
@@ -508,7 +535,8 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
 // per-lane coefficients and accumulators are loaded once for all the rows.
 template <bool kMagnitudes, std::int64_t kRows, class D>
 HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
-                                double* acc_s, std::int64_t r, std::int64_t rows, std::int64_t l) {
+                                double* acc_s, std::int64_t r, std::int64_t rows,
+                                std::int64_t ahead, std::int64_t l) {
   using V = hn::Vec<D>;
   using W = Wide<D>;
   const V mu = hn::LoadU(ds, s.sum_mean32 + l);
@@ -540,6 +568,10 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
     for (std::int64_t k = 0; k < kHalfSumRows; ++k) {
       if (kRows == 0 && g + k == n_rows) break;
       const std::int64_t i = (r + g + k) * width + l;
+      if (ahead != 0 && l % kCacheLineHalves == 0) {  // one request a line
+        hwy::Prefetch(static_cast<const std::uint16_t*>(x) + i + ahead);
+        hwy::Prefetch(static_cast<const std::uint16_t*>(dy_in) + i + ahead);
+      }
       const V dy = load_half(ds, dy_in, i), xv = load_half(ds, x, i);
       add_row_sums(ds, gb, gs, dy, hn::Sub(xv, mu));
       if constexpr (kMagnitudes) {
@@ -567,15 +599,15 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
 // the rows before it; whole vectors, then single lanes.
 template <bool kMagnitudes, std::int64_t kRows>
 void infer_half_group_rows(const LaneSpan& s, const ReduceOut& out, double* acc_b, double* acc_s,
-                           std::int64_t r, std::int64_t rows) {
+                           std::int64_t r, std::int64_t rows, std::int64_t ahead) {
   // Only the last row can be partial, and it may end before the span begins.
   const std::int64_t l1 = std::max(s.lane_begin, row_lane_end(s, r + rows - 1));
   for_lanes(DS(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
-    infer_half_rows<kMagnitudes, kRows>(d, s, out, acc_b, acc_s, r, rows, l);
+    infer_half_rows<kMagnitudes, kRows>(d, s, out, acc_b, acc_s, r, rows, ahead, l);
   });
   if (rows > 1 && l1 < s.lane_end) {
     for_lanes(DS(), l1, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
-      infer_half_rows<kMagnitudes, 0>(d, s, out, acc_b, acc_s, r, rows - 1, l);
+      infer_half_rows<kMagnitudes, 0>(d, s, out, acc_b, acc_s, r, rows - 1, 0, l);
     });
   }
 }
@@ -589,17 +621,20 @@ void ReduceHalfInfer(const LaneSpan& span, const ReduceOut& out) {
   double* const acc_b = out.acc_b - l0;  // indexed by lane from here on
   double* const acc_s = out.acc_s - l0;
   const bool at_once = rows_at_once_pay<DataType::f16>(s, tensor_rows(s));
+  const bool prefetch = half_prefetch_pays(s);
   for (std::int64_t rb = s.row_begin; rb < s.row_end; rb += kBlockRows) {
     const std::int64_t re = rb + kBlockRows < s.row_end ? rb + kBlockRows : s.row_end;
     for (std::int64_t k = 0; k < n; ++k) out.acc_b[k] = out.acc_s[k] = 0.0;
     std::int64_t r = rb;
     for (; at_once && r + kRowsAtOnce <= re; r += kRowsAtOnce) {
-      infer_half_group_rows<kMagnitudes, kRowsAtOnce>(s, out, acc_b, acc_s, r, kRowsAtOnce);
+      infer_half_group_rows<kMagnitudes, kRowsAtOnce>(s, out, acc_b, acc_s, r, kRowsAtOnce,
+                                                      prefetch_ahead(s, prefetch, r));
     }
     for (; r + kHalfSumRows <= re; r += kHalfSumRows) {
-      infer_half_group_rows<kMagnitudes, kHalfSumRows>(s, out, acc_b, acc_s, r, kHalfSumRows);
+      infer_half_group_rows<kMagnitudes, kHalfSumRows>(s, out, acc_b, acc_s, r, kHalfSumRows,
+                                                       prefetch_ahead(s, prefetch, r));
     }
-    if (r < re) infer_half_group_rows<kMagnitudes, 0>(s, out, acc_b, acc_s, r, re - r);
+    if (r < re) infer_half_group_rows<kMagnitudes, 0>(s, out, acc_b, acc_s, r, re - r, 0);
     add_block_totals(s, out, acc_b, acc_s);
   }
 }
