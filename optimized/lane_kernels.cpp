@@ -283,8 +283,9 @@ inline std::int64_t tensor_rows(const LaneSpan& s) {
 // one thread, 1.0-1.9x with two, on AVX2 and AVX3; on 256 x 1024 (cached)
 // 0.85-1.0x, hence the size condition. On 8 KiB rows and wider
 // (16384 x 4096, 256 x 65536) it gained nothing (0.7-1.4x, noise). The
-// binary64 passes of binary32 data, with the same prefetch, lost 0.6-0.85x on
-// AVX3 on most shapes (mixed on AVX2), so they have none.
+// training passes have none: binary16 training's pass 2 gained with one thread
+// (1.05-1.24x) and lost with two (0.85-1.05x), its pass 1 gained nothing, and
+// the binary64 passes of binary32 data lost 0.6-0.85x on AVX3 on most shapes.
 inline constexpr std::int64_t kPrefetchRowsMaxBytes = 2048;
 inline constexpr std::int64_t kCacheLineHalves = 32;  // binary16 elements in a 64-byte line
 inline bool half_prefetch_pays(const LaneSpan& s) {
