@@ -280,7 +280,7 @@ inline std::int64_t tensor_rows(const LaneSpan& s) {
 // so on a tensor streamed from memory they barely start before the loop moves
 // on. Interleaved A/Bs on the project machine (docs/performance.md): binary16
 // inference on 4096 x 1024, 65536 x 64 and 1048576 x 4 1.3-2.1x faster with
-// one thread, 1.0-1.9x with two, on AVX2 and AVX3; on 256 x 1024 (cached)
+// one thread, 0.9-1.9x with two, on AVX2 and AVX3; on 256 x 1024 (cached)
 // 0.85-1.0x, hence the size condition. On 8 KiB rows and wider
 // (16384 x 4096, 256 x 65536) it gained nothing (0.7-1.4x, noise). The
 // training passes have none: binary16 training's pass 2 gained with one thread
@@ -534,6 +534,8 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
 // [l, l + Lanes(ds)) of rows [r, r + rows) (kRows of them, or `rows` where
 // kRows is 0; r at a group boundary), every lane having every row. The
 // per-lane coefficients and accumulators are loaded once for all the rows.
+// Each element's x and dy `ahead` elements on are prefetched (prefetch_ahead;
+// 0: none).
 template <bool kMagnitudes, std::int64_t kRows, class D>
 HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
                                 double* acc_s, std::int64_t r, std::int64_t rows,
