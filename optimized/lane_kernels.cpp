@@ -287,7 +287,7 @@ inline std::int64_t tensor_rows(const LaneSpan& s) {
 // (1.05-1.24x) and lost with two (0.85-1.05x), its pass 1 gained nothing, and
 // the binary64 passes of binary32 data lost 0.6-0.85x on AVX3 on most shapes.
 inline constexpr std::int64_t kPrefetchRowsMaxBytes = 2048;
-inline constexpr std::int64_t kCacheLineHalves = 32;  // binary16 elements in a 64-byte line
+inline constexpr std::int64_t kCacheLineBytes = 64;
 inline bool half_prefetch_pays(const LaneSpan& s) {
   const std::int64_t row_bytes = s.width * bytes_of(DataType::f16);
   return row_bytes <= kPrefetchRowsMaxBytes && tensor_rows(s) * row_bytes > kCachedBytes;
@@ -297,6 +297,12 @@ inline bool half_prefetch_pays(const LaneSpan& s) {
 // partial), so that no prefetch reaches past it.
 inline std::int64_t prefetch_ahead(const LaneSpan& s, bool prefetch, std::int64_t r) {
   return prefetch && r + 2 * kRowsAtOnce <= s.last_row ? kRowsAtOnce * s.width : 0;
+}
+// `ahead` for the vector at lane l of binary16 data: one request a cache line,
+// from the vector that starts the line's lanes (0 for the others).
+inline std::int64_t ahead_for_lane(std::int64_t ahead, std::int64_t l) {
+  constexpr std::int64_t kLineLanes = kCacheLineBytes / bytes_of(DataType::f16);
+  return l % kLineLanes == 0 ? ahead : 0;
 }
 
 // The block totals acc_b, acc_s (indexed by lane) into the lanes' (hi, lo)
@@ -534,8 +540,8 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
 // [l, l + Lanes(ds)) of rows [r, r + rows) (kRows of them, or `rows` where
 // kRows is 0; r at a group boundary), every lane having every row. The
 // per-lane coefficients and accumulators are loaded once for all the rows.
-// Each element's x and dy `ahead` elements on are prefetched (prefetch_ahead;
-// 0: none).
+// The x and dy `ahead` elements on are prefetched, a line at a time
+// (prefetch_ahead, ahead_for_lane; 0: none).
 template <bool kMagnitudes, std::int64_t kRows, class D>
 HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
                                 double* acc_s, std::int64_t r, std::int64_t rows,
@@ -557,6 +563,7 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
   double* const abs_s = out.abs_s;
   const typename W::DW dw;
   const V a32 = hn::LoadU(ds, s.a32 + l);
+  const std::int64_t line_ahead = ahead_for_lane(ahead, l);
   W sb = load_wide(ds, acc_b, l), ss = load_wide(ds, acc_s, l);
   [[maybe_unused]] W ab{}, as{}, mean{};
   if constexpr (kMagnitudes) {
@@ -571,9 +578,9 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
     for (std::int64_t k = 0; k < kHalfSumRows; ++k) {
       if (kRows == 0 && g + k == n_rows) break;
       const std::int64_t i = (r + g + k) * width + l;
-      if (ahead != 0 && l % kCacheLineHalves == 0) {  // one request a line
-        hwy::Prefetch(static_cast<const std::uint16_t*>(x) + i + ahead);
-        hwy::Prefetch(static_cast<const std::uint16_t*>(dy_in) + i + ahead);
+      if (line_ahead != 0) {
+        hwy::Prefetch(static_cast<const std::uint16_t*>(x) + i + line_ahead);
+        hwy::Prefetch(static_cast<const std::uint16_t*>(dy_in) + i + line_ahead);
       }
       const V dy = load_half(ds, dy_in, i), xv = load_half(ds, x, i);
       add_row_sums(ds, gb, gs, dy, hn::Sub(xv, mu));
