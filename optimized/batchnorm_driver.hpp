@@ -14,6 +14,7 @@
 
 #include "binary32_coefficients.hpp"
 #include "bng/optimized/compute.hpp"
+#include "cache_aligned.hpp"
 #include "core_pool.hpp"
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
@@ -39,17 +40,18 @@ using StatsF16 = StatsOf<DataType::f16>;
 namespace detail {
 
 // Pass 1's per-lane results: per row band, six arrays of `width` doubles
-// (in BandArray order), band after band. The first four (the compensated
-// sums) are always written; the magnitudes only when a call asks for them.
+// (in BandArray order, each starting on a cache line), band after band. The
+// first four (the compensated sums) are always written; the magnitudes only
+// when a call asks for them.
 enum class BandArray : int { hi_b, lo_b, hi_s, lo_s, abs_b, abs_s };
 struct BandLayout {
   static constexpr int kArrays = 6;
   static constexpr int kSumArrays = 4;
   double* data;
-  std::int64_t width;
-  std::int64_t stride() const { return kArrays * width; }
+  std::int64_t array_length;  // cache_lines_length<double>(width)
+  std::int64_t stride() const { return kArrays * array_length; }
   double* at(int band, BandArray k) const {
-    return data + stride() * band + static_cast<int>(k) * width;
+    return data + stride() * band + static_cast<int>(k) * array_length;
   }
 };
 
@@ -68,21 +70,22 @@ struct LaneArrays {
 };
 
 // Per-thread scratch, grown and reused: O(width x parts + channel), never
-// O(batch x channel).
+// O(batch x channel). The arrays the hot loops read and write by whole
+// vectors start on cache lines (cache_aligned.hpp).
 struct Scratch {
-  std::vector<double> lanes;       // LaneArrays' binary64 arrays: mean, a, b, nc
-  std::vector<float> lanes32;      // binary16 data: a32 (and in training mean32, nb32, nc32;
-                                   // in inference sum_mean32)
-  std::vector<double> bands;       // BandLayout
-  std::vector<double> magnitudes;  // sum |dy| per channel, then sum |dy|*|x - mean| per channel
-  std::vector<char> known;         // per channel: magnitudes computed
+  CacheAlignedVector<double> lanes;   // LaneArrays' binary64 arrays: mean, a, b, nc
+  CacheAlignedVector<float> lanes32;  // binary16 data: a32 (and in training mean32, nb32,
+                                      // nc32; in inference sum_mean32)
+  CacheAlignedVector<double> bands;   // BandLayout
+  std::vector<double> magnitudes;     // sum |dy| per channel, then sum |dy|*|x - mean| per channel
+  std::vector<char> known;            // per channel: magnitudes computed
 };
 inline Scratch& call_scratch() {
   thread_local Scratch s;
   return s;
 }
-inline std::vector<double>& block_scratch() {
-  thread_local std::vector<double> acc;
+inline CacheAlignedVector<double>& block_scratch() {
+  thread_local CacheAlignedVector<double> acc;
   return acc;
 }
 
@@ -174,26 +177,28 @@ Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
   const bool binary32_pass2 = train && binary16_data;
   const bool binary32_sums = !train && binary16_data;
 
-  sc.lanes.resize(static_cast<std::size_t>(4 * W));
-  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary16_data ? 2 : 0) * W));
+  // Each array starts on a cache line: W64 doubles, W32 floats apart.
+  const std::int64_t W64 = cache_lines_length<double>(W), W32 = cache_lines_length<float>(W);
+  sc.lanes.resize(static_cast<std::size_t>(4 * W64));
+  sc.lanes32.resize(static_cast<std::size_t>((binary32_pass2 ? 4 : binary16_data ? 2 : 0) * W32));
   double* const lanes = sc.lanes.data();
   float* const a32 = binary16_data ? sc.lanes32.data() : nullptr;
   const LaneArrays l{.mean = lanes,
-                     .a = lanes + W,
-                     .b = lanes + 2 * W,
-                     .nc = lanes + 3 * W,
-                     .mean32 = binary32_pass2 ? a32 + W : nullptr,
+                     .a = lanes + W64,
+                     .b = lanes + 2 * W64,
+                     .nc = lanes + 3 * W64,
+                     .mean32 = binary32_pass2 ? a32 + W32 : nullptr,
                      .a32 = a32,
-                     .nb32 = binary32_pass2 ? a32 + 2 * W : nullptr,
-                     .nc32 = binary32_pass2 ? a32 + 3 * W : nullptr,
-                     .sum_mean32 = binary32_sums ? a32 + W : nullptr};
+                     .nb32 = binary32_pass2 ? a32 + 2 * W32 : nullptr,
+                     .nc32 = binary32_pass2 ? a32 + 3 * W32 : nullptr,
+                     .sum_mean32 = binary32_sums ? a32 + W32 : nullptr};
 
-  sc.bands.resize(static_cast<std::size_t>(BandLayout::kArrays * W * p.row_parts));
-  const BandLayout bands{.data = sc.bands.data(), .width = W};
+  sc.bands.resize(static_cast<std::size_t>(BandLayout::kArrays * W64 * p.row_parts));
+  const BandLayout bands{.data = sc.bands.data(), .array_length = W64};
   const int cleared = magnitudes ? BandLayout::kArrays : BandLayout::kSumArrays;
   for (int r = 0; r < p.row_parts; ++r) {
     double* const band = bands.at(r, BandArray::hi_b);
-    std::fill(band, band + cleared * W, 0.0);
+    std::fill(band, band + cleared * W64, 0.0);
   }
   sc.magnitudes.resize(static_cast<std::size_t>(2 * C));
   // With magnitudes, combine stores every channel's; else the guards compute
@@ -330,11 +335,12 @@ void reduce(const ReduceStep& s) {
   const Plan& plan = *s.plan;
   const BandLayout& b = plan.bands;
   const std::int64_t lanes = s.region.lane_end - s.region.lane_begin;
-  std::vector<double>& acc = block_scratch();
-  acc.resize(static_cast<std::size_t>(2 * lanes));
+  CacheAlignedVector<double>& acc = block_scratch();
+  const std::int64_t acc_length = cache_lines_length<double>(lanes);
+  acc.resize(static_cast<std::size_t>(2 * acc_length));
   reduce_span(T, lane_span(plan, s.region),
               {.acc_b = acc.data(),
-               .acc_s = acc.data() + lanes,
+               .acc_s = acc.data() + acc_length,
                .hi_b = b.at(s.band, BandArray::hi_b),
                .lo_b = b.at(s.band, BandArray::lo_b),
                .hi_s = b.at(s.band, BandArray::hi_s),

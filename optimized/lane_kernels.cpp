@@ -9,6 +9,7 @@
 #include "binary32_coefficients.hpp"
 #include "bng/binary16.hpp"
 #include "bng/optimized/isa.hpp"
+#include "cache_aligned.hpp"
 #include "output_rounding.hpp"
 #include "partition.hpp"
 #include "scalar_elements.hpp"
@@ -287,7 +288,6 @@ inline std::int64_t tensor_rows(const LaneSpan& s) {
 // (1.05-1.24x) and lost with two (0.85-1.05x), its pass 1 gained nothing, and
 // the binary64 passes of binary32 data lost 0.6-0.85x on AVX3 on most shapes.
 inline constexpr std::int64_t kPrefetchRowsMaxBytes = 2048;
-inline constexpr std::int64_t kCacheLineBytes = 64;
 inline bool half_prefetch_pays(const LaneSpan& s) {
   const std::int64_t row_bytes = s.width * bytes_of(DataType::f16);
   return row_bytes <= kPrefetchRowsMaxBytes && tensor_rows(s) * row_bytes > kCachedBytes;
@@ -301,7 +301,8 @@ inline std::int64_t prefetch_ahead(const LaneSpan& s, bool prefetch, std::int64_
 // `ahead` for the vector at lane l of binary16 data: one request a cache line,
 // from the vector that starts the line's lanes (0 for the others).
 inline std::int64_t ahead_for_lane(std::int64_t ahead, std::int64_t l) {
-  constexpr std::int64_t kLineLanes = kCacheLineBytes / bytes_of(DataType::f16);
+  constexpr std::int64_t kLineLanes =
+      static_cast<std::int64_t>(kCacheLineBytes) / bytes_of(DataType::f16);
   return l % kLineLanes == 0 ? ahead : 0;
 }
 
