@@ -2,9 +2,12 @@
 """Turns bng_bench_kernels JSON output into the tables of docs/performance.md.
 
 Usage:
-  perf_table.py RESULTS.json [--statistic median|best] [--update docs/performance.md]
+  perf_table.py RESULTS.json [MORE.json ...] [--statistic median|best] [--update docs/performance.md]
 
-Without --update the markdown goes to stdout. With it, the text between the
+Several files are several processes of the same benchmark (scripts/bench.sh
+runs three): their repetitions are pooled, so that no process's buffer
+placement decides a row (docs/performance.md, "Noise"). Without --update the
+markdown goes to stdout. With it, the text between the
 markers <!-- perf-table:begin --> and <!-- perf-table:end --> of that file is
 replaced. Throughputs come from the per-repetition rows (median, or the best
 repetition with --statistic best); a file holding only aggregates
@@ -44,8 +47,13 @@ def to_us(value, unit):
 
 def load(path):
   """Returns {(comp, batch, channel, threads, mode): Result} and the context."""
-  with open(path, encoding="utf-8") as f:
-    doc = json.load(f)
+  try:
+    with open(path, encoding="utf-8") as f:
+      doc = json.load(f)
+  except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    sys.exit(f"{path}: not a readable bng_bench_kernels JSON file ({e})")
+  if not isinstance(doc, dict):
+    sys.exit(f"{path}: not a bng_bench_kernels JSON file (no top-level object)")
   rows = doc.get("benchmarks", [])
   have_iterations = any(r.get("run_type") == "iteration" for r in rows)
   results = defaultdict(Result)
@@ -68,6 +76,30 @@ def load(path):
     res.cpu_us.append(to_us(r["cpu_time"], r["time_unit"]))
     res.label = r.get("label", "")
   return results, doc.get("context", {})
+
+
+def load_all(paths):
+  """load() of each file, the repetitions of a benchmark pooled over the files;
+  the first file's context, with "processes" = the number of files and the
+  highest load average any of them started with."""
+  pooled = defaultdict(Result)
+  context = {}
+  for path in paths:
+    results, ctx = load(path)
+    for key, res in results.items():
+      into = pooled[key]
+      into.bps += res.bps
+      into.ips += res.ips
+      into.time_us += res.time_us
+      into.cpu_us += res.cpu_us
+      into.label = into.label or res.label
+      into.error = into.error or res.error
+    if not context:
+      context = dict(ctx)
+    elif ctx.get("load_avg") and (context.get("load_avg") or [0])[0] < ctx["load_avg"][0]:
+      context["load_avg"] = ctx["load_avg"]
+  context["processes"] = len(paths)
+  return pooled, context
 
 
 def pick(values, stat):
@@ -144,7 +176,9 @@ def build(results, context, stat, bars_only=False, revision=None, clock="real"):
   if revision:
     ctx.append(f"revision={revision}")
   if not bars_only:
-    out.append(f"Statistic: **{stat}** of the repetitions. Run: " + ", ".join(ctx) + ".")
+    processes = context.get("processes", 1)
+    pooled = f" of {processes} processes, pooled" if processes > 1 else ""
+    out.append(f"Statistic: **{stat}** of the repetitions{pooled}. Run: " + ", ".join(ctx) + ".")
     out.append("")
     load1, cpus = (context.get("load_avg") or [0])[0], context.get("num_cpus", 0)
     if cpus and load1 > 0.5 * cpus:
@@ -344,14 +378,15 @@ def update(path, table):
 
 def main():
   ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  ap.add_argument("results", help="JSON written by bng_bench_kernels --benchmark_out=...")
+  ap.add_argument("results", nargs="+",
+                  help="JSON written by bng_bench_kernels --benchmark_out=... (one per process)")
   ap.add_argument("--statistic", choices=("median", "best"), default="median")
   ap.add_argument("--update", metavar="MARKDOWN", help="replace the table inside this file")
   ap.add_argument("--revision", help="source revision measured, shown with the run context")
   args = ap.parse_args()
-  results, context = load(args.results)
+  results, context = load_all(args.results)
   if not results:
-    sys.exit(f"{args.results}: no bng_bench_kernels results in it")
+    sys.exit(f"{' '.join(args.results)}: no bng_bench_kernels results in them")
   table = build(results, context, args.statistic, revision=args.revision)
   if args.statistic == "median":
     # The machine is shared: the best repetition shows what the code can do
