@@ -1,9 +1,9 @@
 // Scratch arrays that start on cache lines. The hot loops load and store
 // whole vectors of per-lane scratch (coefficients in pass 2, block sums in
 // pass 1) at every step. From a plain std::vector (16-byte aligned) an
-// AVX-512 vector of it spans two cache lines at some heap offsets, and which
-// offset a call gets depends on what the process allocated before: the same
-// call ran 1.3x slower in one process than in another (docs/performance.md).
+// AVX-512 vector of it spans two cache lines at some heap offsets, which
+// depend on what the process allocated before; with the scratch 16 or 32
+// bytes off a line the same calls ran 2-20 % slower (docs/performance.md).
 #pragma once
 
 #include <cstddef>

@@ -5,11 +5,10 @@ Usage:
   perf_table.py RESULTS.json [MORE.json ...] [--statistic median|best] [--update docs/performance.md]
 
 Several files are several processes of the same benchmark (scripts/bench.sh
-runs three): their repetitions are pooled, so that no process's buffer
-placement decides a row (docs/performance.md, "Noise"). Without --update the
-markdown goes to stdout. With it, the text between the
-markers <!-- perf-table:begin --> and <!-- perf-table:end --> of that file is
-replaced. Throughputs come from the per-repetition rows (median, or the best
+runs three): their repetitions are pooled, so that no single process decides
+a row (docs/performance.md, "Noise"). Without --update the markdown goes to
+stdout. With it, the text between the markers <!-- perf-table:begin --> and
+<!-- perf-table:end --> of that file is replaced. Throughputs come from the per-repetition rows (median, or the best
 repetition with --statistic best); a file holding only aggregates
 (--benchmark_report_aggregates_only) falls back to its median rows.
 Standard library only.
