@@ -248,7 +248,7 @@ TEST(Merge, RefusesShardsThatDoNotBelongTogetherNamingTheCulprit) {
   json junk = read_json(dir.path() / "junk" / "shard.json");
   junk["tally"]["sha256"] = sum.output.substr(0, 64);
   std::ofstream(dir.path() / "junk" / "shard.json") << junk.dump();
-  refused(s1 + " " + (dir.path() / "junk").string() + " " + s3, "junk", "not CBOR");
+  refused(s1 + " " + (dir.path() / "junk").string() + " " + s3, "junk", "not valid CBOR");
   // An --out where no shard can be written fails before any case runs.
   std::ofstream(dir.path() / "blocked") << "a file";
   const Result blocked = bngcert("certify" + campaign + " --seed 8 --shard 1/3 --out " +

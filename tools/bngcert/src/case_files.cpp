@@ -1,7 +1,5 @@
 #include "case_files.hpp"
 
-#include <fstream>
-
 #include "report.hpp"
 
 namespace bng::cert {

@@ -29,7 +29,9 @@ npy::DType dtype_of(Format f);  // binary16 -> '<f2', binary32 -> '<f4'
 // The combination a pair of dtypes (data, statistics) names, or nullopt.
 std::optional<Combo> combo_of(npy::DType data, npy::DType stats);
 
-// Writes the eight arrays of `c` and `got` and params.json into `dir`.
+// Writes the eight arrays of `c` and `got` and params.json into `dir`
+// (created if needed; inside an output directory, make it first with
+// output_file.hpp's make_subdirectory, which refuses links).
 void write_case_dir(const std::filesystem::path& dir, const Case& c, const Outputs& got,
                     const nlohmann::json& params);
 

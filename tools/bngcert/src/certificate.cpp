@@ -219,7 +219,6 @@ std::string render_certificate_markdown(const json& c) {
 
 bool write_certificate(const std::filesystem::path& dir, const std::vector<json>& reports) {
   const json c = certificate_json(reports);
-  std::filesystem::create_directories(dir);
   write_text(dir / "certificate.json", c.dump(2) + "\n");
   write_text(dir / "certificate.md", render_certificate_markdown(c));
   return c["verdict"] == "pass";

@@ -22,7 +22,8 @@ inline constexpr int kCertificateSchemaVersion = 2;
 // the reports judged different library files.
 nlohmann::json certificate_json(const std::vector<nlohmann::json>& reports);
 std::string render_certificate_markdown(const nlohmann::json& certificate);
-// Writes certificate.json and certificate.md into `dir`; returns the verdict.
+// Writes certificate.json and certificate.md into `dir` (which must exist);
+// returns the verdict.
 bool write_certificate(
     const std::filesystem::path& dir,
     const std::vector<nlohmann::json>&

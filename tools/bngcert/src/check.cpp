@@ -17,6 +17,7 @@
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "dump_judge.hpp"
+#include "json_input.hpp"
 #include "report.hpp"
 
 namespace bng::cert {
@@ -25,20 +26,10 @@ using nlohmann::json;
 
 namespace {
 
-struct InputError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 json read_params(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  if (!f) throw InputError(fmt::format("{}: cannot open", p.string()));
-  try {
-    json j = json::parse(f);
-    if (!j.is_object()) throw InputError(fmt::format("{}: expected a JSON object", p.string()));
-    return j;
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("{}: not valid JSON: {}", p.string(), e.what()));
-  }
+  json j = read_json_file(p, kMaxSmallJsonBytes);
+  if (!j.is_object()) throw InputError(fmt::format("{}: expected a JSON object", p.string()));
+  return j;
 }
 
 template <typename T>
@@ -79,6 +70,7 @@ std::string dtype_word(npy::DType t) {
 int run_check(const CheckOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const std::string started = utc_now();
+  prepare_output_dir(o.out);
 
   // Parameters: params.json, then flags.
   json params = json::object();

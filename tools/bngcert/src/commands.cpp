@@ -1,10 +1,9 @@
-#include <fstream>
-
 #include <fmt/format.h>
 
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "isa_choice.hpp"
+#include "json_input.hpp"
 #include "report.hpp"
 #include "shard_dir.hpp"
 
@@ -75,10 +74,19 @@ void summary_line(const json& report, const std::filesystem::path& out) {
       v["failed_outputs"].get<std::int64_t>(), v["call_errors"].get<std::int64_t>(), out.string());
 }
 
+// Before any case runs: a bad --out fails now, not after the campaign.
+void prepare_out(const CampaignOptions& options, const std::filesystem::path& out) {
+  if (options.shard) {
+    prepare_shard_dir(out);
+  } else {
+    prepare_output_dir(out);
+  }
+}
+
 }  // namespace
 
 int run_report(const CampaignOptions& options, const std::filesystem::path& out) {
-  if (options.shard) prepare_shard_dir(out);
+  prepare_out(options, out);
   const CampaignResult r = run_campaign(options);
   if (options.shard) return write_campaign_shard("report", r, out);
   const json report = write_report(out, campaign_run_json(r), r.kernels);
@@ -87,7 +95,7 @@ int run_report(const CampaignOptions& options, const std::filesystem::path& out)
 }
 
 int run_certify(const CampaignOptions& options, const std::filesystem::path& out) {
-  if (options.shard) prepare_shard_dir(out);
+  prepare_out(options, out);
   const CampaignResult r = run_campaign(options);
   if (options.shard) return write_campaign_shard("certify", r, out);
   const json report = write_report(out, campaign_run_json(r), r.kernels);
@@ -98,6 +106,7 @@ int run_certify(const CampaignOptions& options, const std::filesystem::path& out
 
 int run_certify_every_path(const std::filesystem::path& self, const std::vector<std::string>& args,
                            const std::filesystem::path& out, bool sharded) {
+  prepare_output_dir(out);
   const std::vector<std::string> paths = every_isa_path();
   const std::vector<int> statuses = run_per_isa_path(self, args, out);
   if (sharded) {  // each path's run left a shard in out/<path>/: merge judges them
@@ -119,8 +128,7 @@ int run_certify_every_path(const std::filesystem::path& self, const std::vector<
           fmt::format("the {} run did not finish (exit status {}): no certificate written",
                       paths[k], statuses[k]));
     }
-    std::ifstream f(out / paths[k] / "report.json");
-    reports.push_back(json::parse(f));
+    reports.push_back(read_json_file(out / paths[k] / "report.json", kMaxJsonBytes));
   }
   const bool pass = write_certificate(out, reports);
   for (std::size_t k = 0; k < paths.size(); ++k) {

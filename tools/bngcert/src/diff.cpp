@@ -7,7 +7,6 @@
 #include "diff.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -15,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "json_input.hpp"
 
 namespace bng::cert {
 
@@ -53,15 +53,14 @@ struct Row {
 };
 
 json read_document(const std::filesystem::path& p) {
-  std::ifstream f(p);
-  if (!f) throw DiffError(fmt::format("{}: cannot open", p.string()));
+  json j;
   try {
-    json j = json::parse(f);
-    if (!j.is_object()) throw DiffError(fmt::format("{}: not a JSON object", p.string()));
-    return j;
-  } catch (const json::exception& e) {
-    throw DiffError(fmt::format("{}: not valid JSON: {}", p.string(), e.what()));
+    j = read_json_file(p, kMaxJsonBytes);
+  } catch (const InputError& e) {
+    throw DiffError(e.what());
   }
+  if (!j.is_object()) throw DiffError(fmt::format("{}: not a JSON object", p.string()));
+  return j;
 }
 
 // A report number: a JSON number or "inf"/"-inf"/"nan"; nullopt when absent.

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "bng/optimized/isa.hpp"
+#include "output_file.hpp"
 
 extern char** environ;
 
@@ -60,6 +61,7 @@ std::vector<int> run_per_isa_path(const std::filesystem::path& self,
     std::vector<char*> cargv;
     for (auto& w : words) cargv.push_back(w.data());
     cargv.push_back(nullptr);
+    make_subdirectory(out, path);  // never a link planted there
     fmt::print(stderr, "bngcert: certifying the {} path\n", path);
     pid_t pid = 0;
     if (::posix_spawn(&pid, self.c_str(), nullptr, nullptr, cargv.data(), environ) != 0) {

@@ -15,6 +15,7 @@
 #include "bng/optimized/isa.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
+#include "output_file.hpp"
 #include "report.hpp"
 #include "shard_dir.hpp"
 
@@ -229,6 +230,7 @@ MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
 }  // namespace
 
 int run_merge(const MergeOptions& o) {
+  prepare_output_dir(o.out);
   std::vector<ShardRecord> records;
   try {
     for (const auto& dir : shard_dirs(o.shards, o.partial)) records.push_back(read_shard_dir(dir));
@@ -258,7 +260,7 @@ int run_merge(const MergeOptions& o) {
   std::vector<json> reports;
   bool partial = false;
   for (std::size_t k = 0; k < runs.size(); ++k) {
-    const std::filesystem::path dir = runs.size() == 1 ? o.out : o.out / paths[k];
+    const std::filesystem::path dir = runs.size() == 1 ? o.out : make_subdirectory(o.out, paths[k]);
     reports.push_back(write_report(dir, runs[k].run, runs[k].kernels, runs[k].build));
     partial = partial || !runs[k].missing.empty();
   }

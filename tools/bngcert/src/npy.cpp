@@ -1,13 +1,7 @@
 #include "npy.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -15,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "bng/binary16.hpp"
+#include "output_file.hpp"
 
 namespace bng::cert::npy {
 namespace {
@@ -278,55 +273,23 @@ Header parse_header(std::span<const unsigned char> bytes, std::uint64_t file_siz
   return h;
 }
 
-Array Array::open(const std::filesystem::path& path) {
+Array Array::open(const std::filesystem::path& path, Links links) {
+  std::vector<unsigned char> bytes;
+  try {
+    bytes = read_regular_file(path, kMaxDataBytes, links);
+  } catch (const InputError& e) {
+    throw Error(e.what());
+  }
+  return from_bytes(path.string(), std::move(bytes));
+}
+
+Array Array::from_bytes(std::string name, std::vector<unsigned char> bytes) {
   Array a;
-  a.name_ = path.string();
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(a.name_, fmt::format("cannot open: {}", std::strerror(errno)));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(a.name_, "not a regular file");
-  }
-  const auto size = static_cast<std::size_t>(st.st_size);
-  if (size == 0) {
-    ::close(fd);
-    fail(a.name_, "not a .npy file (it is empty)");
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) fail(a.name_, fmt::format("cannot map: {}", std::strerror(errno)));
-  a.map_ = static_cast<const unsigned char*>(map);
-  a.map_size_ = size;
-  // The destructor unmaps if the header is rejected.
-  a.header_ = parse_header({a.map_, a.map_size_}, size, a.name_);
+  a.name_ = std::move(name);
+  if (bytes.empty()) fail(a.name_, "not a .npy file (it is empty)");
+  a.header_ = parse_header(bytes, bytes.size(), a.name_);
+  a.bytes_ = std::move(bytes);
   return a;
-}
-
-Array::Array(Array&& other) noexcept
-    : name_(std::move(other.name_)),
-      header_(std::move(other.header_)),
-      map_(std::exchange(other.map_, nullptr)),
-      map_size_(std::exchange(other.map_size_, 0)) {}
-
-Array& Array::operator=(Array&& other) noexcept {
-  if (this != &other) {
-    release();
-    name_ = std::move(other.name_);
-    header_ = std::move(other.header_);
-    map_ = std::exchange(other.map_, nullptr);
-    map_size_ = std::exchange(other.map_size_, 0);
-  }
-  return *this;
-}
-
-Array::~Array() {
-  release();
-}
-
-void Array::release() noexcept {
-  if (map_) ::munmap(const_cast<unsigned char*>(map_), map_size_);
-  map_ = nullptr;
 }
 
 void Array::read(std::int64_t first, std::int64_t count, double* out) const {
@@ -335,7 +298,8 @@ void Array::read(std::int64_t first, std::int64_t count, double* out) const {
                                         first, first + count, header_.elements()));
   }
   const std::size_t size = item_size(header_.dtype);
-  const unsigned char* p = map_ + header_.data_offset + static_cast<std::size_t>(first) * size;
+  const unsigned char* p =
+      bytes_.data() + header_.data_offset + static_cast<std::size_t>(first) * size;
   for (std::int64_t i = 0; i < count; ++i, p += size) out[i] = decode(header_.dtype, p);
 }
 
@@ -427,10 +391,11 @@ std::vector<unsigned char> encode(DType dtype, std::span<const std::int64_t> sha
 void write(const std::filesystem::path& path, DType dtype, std::span<const std::int64_t> shape,
            std::span<const double> values) {
   const auto bytes = encode(dtype, shape, values);
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  f.close();
-  if (!f) throw Error(fmt::format("{}: cannot write", path.string()));
+  try {
+    write_file(path, bytes);
+  } catch (const std::runtime_error& e) {
+    throw Error(e.what());
+  }
 }
 
 }  // namespace bng::cert::npy

@@ -15,7 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "input_file.hpp"
+
 namespace bng::cert::npy {
+
+using bng::cert::Links;
 
 enum class DType : std::uint8_t { f2, f4, f8 };
 
@@ -41,16 +45,14 @@ struct Header {
 Header parse_header(std::span<const unsigned char> bytes, std::uint64_t file_size,
                     const std::string& name);
 
-// A read-only, memory-mapped .npy array: large inputs are read in slices
-// without ever holding a second copy.
+// A read-only .npy array, its file read whole into memory once (input_file.hpp:
+// a file that shrinks or changes while it is judged cannot crash the reader or
+// show it two different contents), values converted to double slice by slice.
 class Array {
  public:
-  static Array open(const std::filesystem::path& path);
-  Array(Array&& other) noexcept;
-  Array& operator=(Array&& other) noexcept;
-  Array(const Array&) = delete;
-  Array& operator=(const Array&) = delete;
-  ~Array();
+  static Array open(const std::filesystem::path& path, Links links = Links::follow);
+  // The array a file of these bytes holds; `name` names it in messages.
+  static Array from_bytes(std::string name, std::vector<unsigned char> bytes);
 
   const Header& header() const { return header_; }
   const std::string& name() const { return name_; }
@@ -65,11 +67,9 @@ class Array {
 
  private:
   Array() = default;
-  void release() noexcept;
   std::string name_;
   Header header_;
-  const unsigned char* map_ = nullptr;
-  std::size_t map_size_ = 0;
+  std::vector<unsigned char> bytes_;
 };
 
 // The bytes of a version 1.0 (2.0 if the header needs it) C-order .npy file.

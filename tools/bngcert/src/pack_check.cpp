@@ -23,6 +23,7 @@
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "dump_judge.hpp"
+#include "output_file.hpp"
 #include "pack.hpp"
 #include "report.hpp"
 #include "sha256.hpp"
@@ -350,7 +351,11 @@ int run_pack_check(const PackCheckOptions& o) {
     return kExitError;
   }
   const std::optional<Shard> shard = o.shard ? o.shard : p.exported_shard;
-  if (shard) prepare_shard_dir(o.out);
+  if (shard) {
+    prepare_shard_dir(o.out);
+  } else {
+    prepare_output_dir(o.out);
+  }
   std::vector<std::size_t> owned;
   for (std::size_t i = 0; i < p.cases.size(); ++i) {
     if (!o.shard || o.shard->owns(p.cases[i].job)) owned.push_back(i);

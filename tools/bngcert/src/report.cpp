@@ -153,8 +153,10 @@ std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem:
                      {"is_train", w.c.is_train},
                      {"target", prop::target_name(kernel.target)},
                      {"combo", combo_name(kernel.combo)},
-                     {"alpha", kernel.alpha},
-                     {"alpha_hex", hex_double(kernel.alpha)},
+                     // For the reader only: `check` judges with the target's declared α,
+                     // whatever a file says (an α in the data could loosen the bound).
+                     {"judged_alpha", kernel.alpha},
+                     {"judged_alpha_hex", hex_double(kernel.alpha)},
                      {"found_by", kind},
                      {"worst", failure_json(w.where)},
                      {"reproduce", fmt::format("bngcert check --dir {} --out <dir>", rel)}};
@@ -163,7 +165,7 @@ std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem:
             fmt::format("channel {} of the {}-channel call, alone (SPEC §4 channel isolation)",
                         w.where.c, w.where.channel);
       }
-      write_case_dir(dir / rel, w.c, w.got, params);
+      write_case_dir(make_subdirectory(dir, rel), w.c, w.got, params);
       paths[k][static_cast<int>(o)] = rel;
     }
   }
@@ -258,16 +260,8 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
           {"kernels", ks}};
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f << text;
-  f.close();
-  if (!f) throw std::runtime_error(fmt::format("{}: cannot write", path.string()));
-}
-
 json write_report(const std::filesystem::path& dir, const json& run,
                   const std::vector<KernelTally>& kernels, const std::optional<json>& build) {
-  std::filesystem::create_directories(dir);
   // Stale reproducers of an earlier run would contradict this report.
   std::filesystem::remove_all(dir / "reproducers");
   const auto repro = write_reproducers(dir, kernels, run.value("kind", "campaign"));

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "output_file.hpp"
 #include "tally.hpp"
 
 namespace bng::cert {
@@ -46,12 +47,10 @@ nlohmann::json report_json(const nlohmann::json& run, const std::vector<KernelTa
 std::string render_markdown(const nlohmann::json& report);
 std::string render_html(const nlohmann::json& report);
 
-// report.json, report.md, report.html (and reproducers) into `dir`, created
-// if needed; returns the report document.
+// report.json, report.md, report.html (and reproducers) into `dir`, which
+// must exist (prepare_output_dir or make_subdirectory); returns the report.
 nlohmann::json write_report(const std::filesystem::path& dir, const nlohmann::json& run,
                             const std::vector<KernelTally>& kernels,
                             const std::optional<nlohmann::json>& build = std::nullopt);
-
-void write_text(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace bng::cert

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "json_input.hpp"
+#include "output_file.hpp"
 #include "report.hpp"
 #include "sha256.hpp"
 #include "tally_codec.hpp"
@@ -23,36 +25,18 @@ std::string host_name() {
 }
 
 void prepare_shard_dir(const std::filesystem::path& dir) {
-  if (std::filesystem::exists(dir / kShardFile)) {
+  if (file_kind(dir / kShardFile) != "missing") {
     throw std::invalid_argument(
         fmt::format("{} already holds a shard ({}): choose a new --out directory per shard",
                     dir.string(), kShardFile));
   }
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir)) {
-    throw std::invalid_argument(fmt::format("--out {}: cannot create the shard directory ({})",
-                                            dir.string(),
-                                            ec ? ec.message() : "a file is in the way"));
-  }
-  const std::filesystem::path probe = dir / (std::string(kShardFile) + ".probe");
-  {
-    std::ofstream f(probe);
-    if (!f) throw std::invalid_argument(fmt::format("--out {}: not writable", dir.string()));
-  }
-  std::filesystem::remove(probe);
+  prepare_output_dir(dir);
 }
 
 void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& r) {
   prepare_shard_dir(dir);
   const std::vector<std::uint8_t> tally = encode_tallies(r.kernels);
-  {
-    std::ofstream f(dir / kTallyFile, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(tally.data()),
-            static_cast<std::streamsize>(tally.size()));
-    f.close();
-    if (!f) throw std::runtime_error(fmt::format("{}: cannot write", (dir / kTallyFile).string()));
-  }
+  write_file(dir / kTallyFile, tally);
   const json record = {{"schema", kShardSchema},
                        {"schema_version", kShardSchemaVersion},
                        {"command", r.command},
@@ -62,9 +46,7 @@ void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& r) {
                        {"run", r.run},
                        {"failed_cases", r.failed_cases},
                        {"tally", {{"file", kTallyFile}, {"sha256", sha256_hex(tally)}}}};
-  const std::filesystem::path tmp = dir / (std::string(kShardFile) + ".partial");
-  write_text(tmp, record.dump(1) + "\n");
-  std::filesystem::rename(tmp, dir / kShardFile);
+  write_text(dir / kShardFile, record.dump(1) + "\n");  // last, and atomically
 }
 
 ShardRecord read_shard_dir(const std::filesystem::path& dir) {
@@ -77,10 +59,9 @@ ShardRecord read_shard_dir(const std::filesystem::path& dir) {
   }
   json j;
   try {
-    std::ifstream f(file);
-    j = json::parse(f);
-  } catch (const json::exception& e) {
-    throw bad(fmt::format("{} is not valid JSON ({})", kShardFile, e.what()));
+    j = read_json_file(file, kMaxJsonBytes, Links::refuse);
+  } catch (const InputError& e) {
+    throw std::runtime_error(e.what());
   }
   if (!j.is_object() || j.value("schema", "") != kShardSchema) {
     throw bad(fmt::format("{} is not a bngcert shard record", kShardFile));
@@ -101,10 +82,8 @@ ShardRecord read_shard_dir(const std::filesystem::path& dir) {
     r.run = j.at("run");
     r.failed_cases = j.at("failed_cases");
     const std::string want = j.at("tally").at("sha256").get<std::string>();
-    std::ifstream f(dir / kTallyFile, std::ios::binary);
-    if (!f) throw bad(fmt::format("{} is missing", kTallyFile));
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)),
-                                          std::istreambuf_iterator<char>());
+    const std::vector<std::uint8_t> bytes =
+        read_regular_file(dir / kTallyFile, kMaxDataBytes, Links::refuse);
     if (sha256_hex(bytes) != want) {
       throw bad(fmt::format("{}'s SHA-256 differs from {}: the files do not belong together",
                             kTallyFile, kShardFile));

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "json_input.hpp"
+
 namespace bng::cert {
 
 using nlohmann::json;
@@ -374,13 +376,7 @@ std::vector<std::uint8_t> encode_tallies(const std::vector<KernelTally>& kernels
 }
 
 std::vector<KernelTally> decode_tallies(const std::vector<std::uint8_t>& bytes) {
-  json j;
-  try {
-    j = json::from_cbor(bytes);
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("not CBOR ({})", e.what()));
-  }
-  return tallies_from_json(j);
+  return tallies_from_json(parse_cbor(bytes, "tally"));
 }
 
 }  // namespace bng::cert

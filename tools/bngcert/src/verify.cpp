@@ -6,6 +6,7 @@
 
 #include "certificate.hpp"
 #include "cli.hpp"
+#include "json_input.hpp"
 #include "sha256.hpp"
 
 namespace bng::cert {
@@ -16,10 +17,8 @@ namespace {
 
 json read_certificate(std::filesystem::path path) {
   if (std::filesystem::is_directory(path)) path /= "certificate.json";
-  std::ifstream f(path);
-  if (!f) throw std::runtime_error(fmt::format("{}: cannot read", path.string()));
-  json c = json::parse(f, nullptr, false);
-  if (c.is_discarded() || !c.is_object() || c.value("schema", "") != "bngcert-certificate") {
+  const json c = read_json_file(path, kMaxJsonBytes);
+  if (!c.is_object() || c.value("schema", "") != "bngcert-certificate") {
     throw std::runtime_error(fmt::format("{}: not a bngcert certificate", path.string()));
   }
   if (c.value("schema_version", 0) != kCertificateSchemaVersion || !c.contains("digest") ||
