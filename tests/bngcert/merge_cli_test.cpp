@@ -217,7 +217,7 @@ TEST(Merge, RefusesShardsThatDoNotBelongTogetherNamingTheCulprit) {
   };
   refused(s1 + " " + shard("seed", "2/3", " --seed 9") + " " + s3, "seed", "seed 9 against 8");
   refused(s1 + " " + shard("options", "2/3", " --seed 8 --max-size 50") + " " + s3, "options",
-          "different options (max_size)");
+          "different options (campaign.max_size)");
   refused(s1 + " " + shard("split", "2/4") + " " + s3, "split", "split 4 ways, not 3");
   refused(s1 + " " + shard("command", "2/3", " --seed 8", "report") + " " + s3, "command",
           "`report`, not of `certify`");

@@ -190,7 +190,6 @@ TEST(Pack, BadCasesAreNamedFailuresNeverPasses) {
   const fs::path dtype = first_case(pack, "fp_batch_norm_grad_s-integers");
   const fs::path truncated = first_case(pack, "hp_batch_norm_grad_s-ordinary");
   const fs::path status = first_case(pack, "hp_batch_norm_grad_s-integers");
-  const fs::path changed = first_case(pack, "mp_batch_norm_grad_s-ordinary");
   const fs::path shape = first_case(pack, "mp_batch_norm_grad_s-integers");
   const fs::path corrupted = first_case(pack, "fp_batch_norm_grad_s-log_uniform");
 
@@ -204,12 +203,6 @@ TEST(Pack, BadCasesAreNamedFailuresNeverPasses) {
   {
     std::ofstream f(status / "status.json");
     f << R"({"status": -2, "message": "invalid shape", "entry_point": "hp_batch_norm_grad_s"})";
-  }
-  {  // an input changed after export: a valid file with other bytes
-    const auto a = bng::cert::npy::Array::open(changed / "x.npy");
-    auto v = a.read_all();
-    v[0] = v[0] == 1.0 ? 2.0 : 1.0;
-    bng::cert::npy::write(changed / "x.npy", a.header().dtype, a.header().shape, v);
   }
   {  // dx written flat
     const auto a = bng::cert::npy::Array::open(shape / "dx.npy");
@@ -235,11 +228,10 @@ TEST(Pack, BadCasesAreNamedFailuresNeverPasses) {
   EXPECT_NE(reason(dtype).find("dbias.npy: dtype '<f8'"), std::string::npos) << reason(dtype);
   EXPECT_NE(reason(truncated).find("dx.npy: unreadable"), std::string::npos) << reason(truncated);
   EXPECT_NE(reason(status).find("status -2"), std::string::npos) << reason(status);
-  EXPECT_NE(reason(changed).find("x.npy: SHA-256 differs"), std::string::npos) << reason(changed);
   EXPECT_NE(reason(shape).find("dx.npy: shape"), std::string::npos) << reason(shape);
   EXPECT_NE(reason(corrupted).find("outputs beyond the bound"), std::string::npos)
       << reason(corrupted);
-  EXPECT_EQ(failed.size(), 7u) << r.output;
+  EXPECT_EQ(failed.size(), 6u) << r.output;
   EXPECT_EQ(read_json(out / "certificate.json")["verdict"], "fail");
   EXPECT_NE(r.output.find(corrupted.filename().string()), std::string::npos) << r.output;
 }
@@ -296,7 +288,7 @@ TEST(Pack, UnusablePacksExitTwoNamingTheProblem) {
   }
   r = bngcert("check --pack " + empty.string() + " --out " + out.string());
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("case #0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'campaign' is missing"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out / "report.json")) << "an unusable pack writes no report";
 
   r = bngcert("check --out " + out.string());

@@ -4,10 +4,14 @@
 // what it writes and reads.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 #include <map>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -29,6 +33,33 @@ namespace {
 
 using bng::cert::CampaignOptions;
 using bng::cert::Progress;
+
+// Worker threads: far more than any machine here has cores, far fewer than
+// would exhaust a process's threads.
+constexpr int kMaxJobs = 1024;
+
+// A seed is a decimal integer in [0, 2^64 - 1]: a negative, oversized or
+// malformed one is refused, never wrapped into another seed.
+std::optional<std::uint64_t> seed_value(std::string_view text) {
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 10);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+const CLI::Validator kSeedSpec(
+    [](std::string& v) {
+      return seed_value(v)
+                 ? std::string()
+                 : "a seed is a decimal integer in [0, 18446744073709551615], not '" + v + "'";
+    },
+    "SEED");
+
+std::uint64_t parse_seed(const std::string& text, const char* option) {
+  const auto v = seed_value(text);
+  if (!v) throw std::invalid_argument(fmt::format("{} {}: not a seed", option, text));
+  return *v;
+}
 
 const std::map<std::string, Progress::Style> kProgress = {{"auto", Progress::Style::automatic},
                                                           {"bar", Progress::Style::bar},
@@ -84,12 +115,15 @@ void add_campaign(CLI::App* app, CampaignOptions& o, std::vector<std::string>& t
                   "case families (default all; `bngcert families` lists them)")
       ->delimiter(',');
   app->add_option("--cases,-n", o.cases, "cases per kernel, family and mode")
-      ->capture_default_str();
-  app->add_option("--seed,-s", o.seed, "campaign seed")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, bng::cert::kMaxCasesPerSeries));
+  app->add_option("--seed,-s", o.seed, "campaign seed")->capture_default_str()->check(kSeedSpec);
   app->add_option("--max-size", o.max_size,
                   "largest RapidCheck size (0..100): shapes and value ranges grow with it")
-      ->capture_default_str();
-  app->add_option("--jobs,-j", o.jobs, "worker threads (default: one per core)");
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100));
+  app->add_option("--jobs,-j", o.jobs, "worker threads (default: one per core)")
+      ->check(CLI::Range(0, kMaxJobs));
 }
 
 void resolve_campaign(CampaignOptions& o, const std::vector<std::string>& targets,
@@ -183,6 +217,8 @@ int main(int argc, char** argv) {
                        "; all: once per path the processor supports (out/<path>/ each), one "
                        "certificate with a verdict per path")
       ->check(CLI::IsMember(isa_choices));
+  certify->add_flag(bng::cert::kPartOfIsaAll, certify_opts.part_of_isa_all)
+      ->group("");  // hidden: set by `--isa all` on the run of each path
 
   bng::cert::CheckOptions check_opts;
   std::string check_params;
@@ -216,8 +252,10 @@ int main(int argc, char** argv) {
   check
       ->add_option("--block-elements", check_opts.block_elements,
                    "reference memory bound: elements judged per block of channels")
-      ->capture_default_str();
-  check->add_option("--jobs,-j", check_opts.jobs, "worker threads (default: one per core)");
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  check->add_option("--jobs,-j", check_opts.jobs, "worker threads (default: one per core)")
+      ->check(CLI::Range(0, kMaxJobs));
   add_shard(check, check_shard)->needs(check_pack);
   add_common(check, libs, check_opts.progress);
 
@@ -249,6 +287,24 @@ int main(int argc, char** argv) {
   merge->add_flag("--partial", merge_opts.partial,
                   "merge the shards that are there even if some are missing; the verdict is "
                   "then PARTIAL, never PASS");
+  merge
+      ->add_option("--recheck", merge_opts.recheck.per_shard,
+                   "judge N cases drawn at random from every shard again here (re-run through the "
+                   "kernels, or re-judged from the pack) and refuse the merge unless each gives "
+                   "its recorded result bit for bit")
+      ->check(CLI::Range(0, 1000000));
+  std::string recheck_seed;
+  merge->add_option("--recheck-seed", recheck_seed, "seed of the --recheck draw (default: random)");
+  std::string merge_pack;
+  merge->add_option("--pack", merge_pack,
+                    "--recheck of check shards: the pack to re-judge from (default: the pack "
+                    "each shard recorded)");
+  LibraryPaths merge_libs = no_library_paths();
+  for (auto& [name, path] : merge_libs) {
+    merge->add_option("--lib-" + name, path,
+                      "--recheck of report/certify shards: the " + name +
+                          " library the shards judged, if not this build's");
+  }
   Progress::Style quick_progress = Progress::Style::automatic;
   accept_progress(merge, quick_progress);
 
@@ -337,7 +393,22 @@ int main(int argc, char** argv) {
       return bng::cert::kExitPass;
     }
     if (*diff) return bng::cert::run_diff(diff_opts);
-    if (*merge) return bng::cert::run_merge(merge_opts);
+    if (*merge) {
+      const bool libs_given = std::any_of(merge_libs.begin(), merge_libs.end(),
+                                          [](const auto& l) { return !l.second.empty(); });
+      if ((libs_given || !merge_pack.empty()) && merge_opts.recheck.per_shard == 0) {
+        fmt::print(stderr,
+                   "bngcert: merge: --lib-* and --pack have no effect without --recheck (only a "
+                   "recheck runs kernels or reads the pack)\n");
+        return bng::cert::kExitError;
+      }
+      apply_libraries(merge_libs);
+      if (!merge_pack.empty()) merge_opts.recheck.pack = merge_pack;
+      merge_opts.recheck.seed =
+          recheck_seed.empty() ? std::random_device{}() * 0x100000001ull ^ std::random_device{}()
+                               : parse_seed(recheck_seed, "--recheck-seed");
+      return bng::cert::run_merge(merge_opts);
+    }
     if (*families) {
       for (const auto& f : bng::prop::families()) {
         fmt::print("{:<24} {}{}\n", f.name, f.description, f.finite ? "" : " (non-finite inputs)");

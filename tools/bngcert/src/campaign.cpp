@@ -81,13 +81,22 @@ std::vector<std::size_t> owned_jobs(std::size_t planned, const std::optional<Sha
   return jobs;
 }
 
-CampaignPlan plan_campaign(const CampaignOptions& options) {
-  CampaignPlan result;
-  result.options = options;
-  if (result.options.jobs <= 0) {
-    result.options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+namespace {
+
+// Everything plan_campaign decides before it lists the cases: families,
+// kernels and each kernel's selected entry points.
+struct Selection {
+  std::vector<const prop::Family*> families;
+  std::vector<KernelTally> kernels;
+  std::vector<std::vector<prop::CallSpec>> kernel_entries;
+};
+
+Selection select(const CampaignOptions& options) {
+  Selection result;
+  if (options.cases < 1 || options.cases > kMaxCasesPerSeries) {
+    throw std::invalid_argument(
+        fmt::format("--cases must be in 1..{}, not {}", kMaxCasesPerSeries, options.cases));
   }
-  if (options.cases < 1) throw std::invalid_argument("--cases must be at least 1");
   if (options.max_size < 0 || options.max_size > 100)
     throw std::invalid_argument("--max-size must be in 0..100");
 
@@ -134,7 +143,30 @@ CampaignPlan plan_campaign(const CampaignOptions& options) {
     }
   }
   if (result.kernels.empty()) throw std::invalid_argument("nothing selected to run");
+  result.kernel_entries = std::move(kernel_entries);
+  return result;
+}
 
+std::mutex g_sample_mutex;
+
+}  // namespace
+
+std::size_t planned_case_count(const CampaignOptions& options) {
+  const Selection s = select(options);
+  return static_cast<std::size_t>(options.cases) * s.kernels.size() * s.families.size() *
+         options.modes.size();
+}
+
+CampaignPlan plan_campaign(const CampaignOptions& options) {
+  Selection selection = select(options);
+  CampaignPlan result;
+  result.options = options;
+  if (result.options.jobs <= 0) {
+    result.options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  result.families = std::move(selection.families);
+  result.kernels = std::move(selection.kernels);
+  const auto& kernel_entries = selection.kernel_entries;
   std::vector<Series> series;
   for (std::size_t k = 0; k < result.kernels.size(); ++k) {
     for (const prop::Family* f : result.families) {
@@ -161,12 +193,49 @@ CampaignPlan plan_campaign(const CampaignOptions& options) {
   return result;
 }
 
+Case sample_planned(const CampaignPlan& plan, const PlannedCase& p) {
+  std::lock_guard lock(g_sample_mutex);
+  Case c = prop::sample(*p.family, plan.kernels[p.kernel].kernel.combo, p.seed, p.size);
+  c.is_train = p.is_train;
+  return c;
+}
+
+CaseRun run_planned_case(const CampaignPlan& plan, std::size_t job) {
+  const PlannedCase& p = plan.cases.at(job);
+  CaseRun out;
+  KernelTally& tally = out.tally;
+  tally.kernel = plan.kernels[p.kernel].kernel;
+  Origin origin;
+  origin.family = std::string(p.family->name);
+  origin.case_index = p.index;
+  origin.seed = p.seed;
+  origin.size = p.size;
+  origin.spec = p.spec;
+
+  const Case c = sample_planned(plan, p);
+  const ref::Result expected = ref::compute(c);
+  const prop::RunResult got = prop::run(c, p.spec);
+  ++tally.cases;
+  ++tally.calls[prop::entry_point(p.spec)];
+  if (got.status != 0 || got.clobbered) {
+    ++tally.call_errors;
+    tally.note_call_error(
+        job,
+        fmt::format("{}: {}x{} {}: {}", origin.label(), c.batch, c.channel, mode_name(c.is_train),
+                    got.status != 0 ? fmt::format("valid call returned status {}", got.status)
+                                    : std::string("the call wrote outside dx, dbias and dscale")));
+  }
+  judge(c, expected, got.values, origin, job, false, tally);
+  out.record =
+      make_case_record(job, p.kernel, tally, judged_bits(got.values, got.status, got.clobbered));
+  return out;
+}
+
 CampaignResult run_campaign(const CampaignOptions& options) {
   CampaignPlan plan = plan_campaign(options);
   CampaignResult result;
   result.options = plan.options;
   result.families = plan.families;
-  result.kernels = std::move(plan.kernels);
   result.planned = static_cast<std::int64_t>(plan.cases.size());
   // Job j keeps its index in the whole plan as its order: ties between shards
   // break as they would in one process.
@@ -182,52 +251,27 @@ CampaignResult run_campaign(const CampaignOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   Progress progress("campaign", static_cast<std::int64_t>(jobs.size()), options.progress);
   std::atomic<std::size_t> next{0};
-  std::mutex sample_mutex;  // RapidCheck generation is not documented as thread-safe
   std::mutex error_mutex;
   std::exception_ptr error;
   const int workers =
       std::max(1, std::min<int>(result.options.jobs, static_cast<int>(jobs.size())));
-  std::vector<std::vector<KernelTally>> partial(static_cast<std::size_t>(workers));
+  struct Partial {
+    std::vector<KernelTally> kernels;
+    std::vector<CaseRecord> records;
+  };
+  std::vector<Partial> partial(static_cast<std::size_t>(workers));
 
-  auto work = [&](std::vector<KernelTally>& mine) {
-    for (const auto& k : result.kernels) {
+  auto work = [&](Partial& mine) {
+    for (const auto& k : plan.kernels) {
       KernelTally t;
       t.kernel = k.kernel;
-      mine.push_back(std::move(t));
+      mine.kernels.push_back(std::move(t));
     }
     try {
       for (std::size_t next_job; (next_job = next.fetch_add(1)) < jobs.size();) {
-        const std::size_t j = jobs[next_job];
-        const PlannedCase& p = plan.cases[j];
-        KernelTally& tally = mine[p.kernel];
-        const Kernel& kernel = tally.kernel;
-        Origin origin;
-        origin.family = std::string(p.family->name);
-        origin.case_index = p.index;
-        origin.seed = p.seed;
-        origin.size = p.size;
-        const prop::CallSpec& spec = p.spec;
-        origin.spec = spec;
-
-        Case c;
-        {
-          std::lock_guard lock(sample_mutex);
-          c = prop::sample(*p.family, kernel.combo, origin.seed, origin.size);
-        }
-        c.is_train = p.is_train;
-        const ref::Result expected = ref::compute(c);
-        const prop::RunResult got = prop::run(c, spec);
-        ++tally.cases;
-        ++tally.calls[prop::entry_point(spec)];
-        if (got.status != 0 || got.clobbered) {
-          ++tally.call_errors;
-          tally.note_call_error(
-              j, fmt::format(
-                     "{}: {}x{} {}: {}", origin.label(), c.batch, c.channel, mode_name(c.is_train),
-                     got.status != 0 ? fmt::format("valid call returned status {}", got.status)
-                                     : std::string("the call wrote outside dx, dbias and dscale")));
-        }
-        judge(c, expected, got.values, origin, j, false, tally);
+        CaseRun one = run_planned_case(plan, jobs[next_job]);
+        mine.kernels[one.record.kernel].merge(std::move(one.tally));
+        mine.records.push_back(std::move(one.record));
         progress.advance();
       }
     } catch (...) {
@@ -243,9 +287,15 @@ CampaignResult run_campaign(const CampaignOptions& options) {
   }
   if (error) std::rethrow_exception(error);
 
+  result.kernels = std::move(plan.kernels);
   for (auto& mine : partial) {
-    for (std::size_t k = 0; k < mine.size(); ++k) result.kernels[k].merge(std::move(mine[k]));
+    for (std::size_t k = 0; k < mine.kernels.size(); ++k) {
+      result.kernels[k].merge(std::move(mine.kernels[k]));
+    }
+    for (auto& r : mine.records) result.records.push_back(std::move(r));
   }
+  std::sort(result.records.begin(), result.records.end(),
+            [](const CaseRecord& a, const CaseRecord& b) { return a.job < b.job; });
   for (const auto& k : result.kernels) {
     result.cases += k.cases;
     for (const auto& o : k.outputs) result.outputs += o.all.outputs;

@@ -10,11 +10,16 @@
 
 #include "bng/properties/families.hpp"
 #include "bng/properties/target.hpp"
+#include "case_record.hpp"
 #include "progress.hpp"
 #include "shard.hpp"
 #include "tally.hpp"
 
 namespace bng::cert {
+
+// The most cases per series a campaign (or a pack or shard that names one)
+// may ask for: 4000x the default, a plan of about a gigabyte.
+inline constexpr int kMaxCasesPerSeries = 100000;
 
 struct CampaignOptions {
   std::vector<prop::Target> targets = prop::all_targets();  // every target of the registry
@@ -31,6 +36,9 @@ struct CampaignOptions {
   // --shard K/N: run (or export) only shard K of the plan's cases, and write a
   // shard directory for `bngcert merge` instead of a report.
   std::optional<Shard> shard;
+  // This run is one path's part of `certify --isa all` (a shard of it then
+  // says so, and merge judges each path's shards as a run of their own).
+  bool part_of_isa_all = false;
   Progress::Style progress = Progress::Style::automatic;
 };
 
@@ -42,7 +50,8 @@ struct CampaignResult {
   double seconds = 0;
   std::int64_t cases = 0;  // run here (a shard's own, when sharded)
   std::int64_t outputs = 0;
-  std::int64_t planned = 0;  // cases of the whole campaign, every shard's
+  std::int64_t planned = 0;         // cases of the whole campaign, every shard's
+  std::vector<CaseRecord> records;  // what each case run here added, in job order
   bool passed() const;
 };
 
@@ -74,6 +83,21 @@ struct CampaignPlan {
 // Throws std::invalid_argument for unknown families or functions, or a
 // selection that leaves nothing to run.
 CampaignPlan plan_campaign(const CampaignOptions& options);
+// plan_campaign(options).cases.size(), without building the plan: a pack or
+// shard that claims a huge campaign is refused before anything is allocated.
+std::size_t planned_case_count(const CampaignOptions& options);
+
+// The inputs of a planned case (prop::sample, serialised: RapidCheck's
+// generation is not documented as thread-safe).
+Case sample_planned(const CampaignPlan& plan, const PlannedCase& p);
+
+// Job `job` of the plan run through its kernel and judged on its own: what a
+// campaign adds to its tallies, and what `merge --recheck` compares.
+struct CaseRun {
+  KernelTally tally;
+  CaseRecord record;
+};
+CaseRun run_planned_case(const CampaignPlan& plan, std::size_t job);
 CampaignResult run_campaign(const CampaignOptions& options);
 
 // The seed of case `index` of a (kernel, family, mode) series: a reader

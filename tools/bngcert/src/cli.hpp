@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "campaign.hpp"
+#include "recheck.hpp"
 
 namespace bng::cert {
 
@@ -30,7 +31,8 @@ int run_certify_every_path(const std::filesystem::path& self, const std::vector<
 struct MergeOptions {
   std::vector<std::filesystem::path> shards;
   std::filesystem::path out;
-  bool partial = false;  // merge what is there; the verdict is PARTIAL, never PASS
+  bool partial = false;    // merge what is there; the verdict is PARTIAL, never PASS
+  RecheckOptions recheck;  // --recheck N: judge N cases of every shard again here
 };
 int run_merge(const MergeOptions& options);
 

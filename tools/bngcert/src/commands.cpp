@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "campaign_record.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "isa_choice.hpp"
@@ -38,14 +39,14 @@ json campaign_run_json(const CampaignResult& r) {
 }
 
 // What every shard of one campaign must share: the options that decide the
-// plan (seed among them) and the plan's size.
-json campaign_identity(const json& run, const CampaignResult& r) {
-  json id = {{"kind", "campaign"}, {"planned_cases", r.planned}};
-  for (const char* key :
-       {"seed", "cases_per_series", "max_size", "targets", "functions", "modes", "families"}) {
-    id[key] = run[key];
-  }
-  return id;
+// plan (seed among them, `merge` derives the plan from them), the plan's
+// size, and whether the shards run on one ISA path or on every path
+// (`certify --isa all --shard`: merge then judges each path's shards apart).
+json campaign_identity(const CampaignResult& r) {
+  return {{"kind", "campaign"},
+          {"planned_cases", r.planned},
+          {"campaign", campaign_record(r.options, r.families)},
+          {"isa_paths", r.options.part_of_isa_all ? "all" : "one"}};
 }
 
 int write_campaign_shard(const std::string& command, const CampaignResult& r,
@@ -55,9 +56,10 @@ int write_campaign_shard(const std::string& command, const CampaignResult& r,
   record.shard = *r.options.shard;
   record.run = campaign_run_json(r);
   record.run["host"] = host_name();
-  record.identity = campaign_identity(record.run, r);
+  record.identity = campaign_identity(r);
   record.build = build_json(judged_targets(r.kernels));
   record.kernels = r.kernels;
+  record.cases = r.records;
   write_shard_dir(out, record);
   fmt::print(stderr,
              "bngcert: shard {} of the {} — {} of {} cases, {} outputs judged; wrote {}/ (judged "

@@ -55,8 +55,8 @@ std::vector<int> run_per_isa_path(const std::filesystem::path& self,
   for (const std::string& path : every_isa_path()) {
     std::vector<std::string> words = {self.string()};
     words.insert(words.end(), args.begin(), args.end());
-    for (const std::string& w :
-         {std::string("--isa"), path, std::string("--out"), (out / path).string()})
+    for (const std::string& w : {std::string("--isa"), path, std::string("--out"),
+                                 (out / path).string(), std::string(kPartOfIsaAll)})
       words.push_back(w);
     std::vector<char*> cargv;
     for (auto& w : words) cargv.push_back(w.data());

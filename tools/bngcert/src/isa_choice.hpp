@@ -18,8 +18,11 @@ void choose_isa(const std::string& path);
 // The paths "all" stands for here, best first.
 std::vector<std::string> every_isa_path();
 
+// The hidden certify flag that marks a run as one path's part of `--isa all`.
+inline constexpr const char* kPartOfIsaAll = "--part-of-isa-all";
+
 // Runs `self` (this executable) with `args` plus `--isa <path> --out
-// <out>/<path>` for each path; returns, per path, the exit status (-1 when
+// <out>/<path> --part-of-isa-all` for each path; returns, per path, the exit status (-1 when
 // it did not exit normally).
 std::vector<int> run_per_isa_path(const std::filesystem::path& self,
                                   const std::vector<std::string>& args,

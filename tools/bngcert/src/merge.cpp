@@ -1,10 +1,15 @@
 // `bngcert merge`: shard directories (shard_dir.hpp) into the report and
 // certificate one unsharded run would have written. The tallies merge exactly
 // (tally.hpp: associative, ties broken by each case's place in the whole run),
-// so the result does not depend on how the run was split. Shards that do not
-// belong together are refused, naming the culprit: another command, build,
-// seed or set of options, another split, a shard given twice, one missing.
-// --partial merges what is there into a PARTIAL verdict, never a pass.
+// so the result does not depend on how the run was split. Nothing a shard
+// claims is believed: the plan is derived from the shards' shared campaign
+// record, and each shard must hold exactly its share of it with tallies that
+// add up to its case records (shard_checks.hpp); every count reported comes
+// from the tallies. Shards that do not belong together are refused, naming
+// the culprit: another command, build, seed or set of options, another split,
+// another ISA path, a shard given twice, one missing. --recheck N judges N
+// cases of every shard again here (recheck.hpp). --partial merges what is
+// there into a PARTIAL verdict, never a pass.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -15,8 +20,11 @@
 #include "bng/optimized/isa.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
+#include "json_input.hpp"
 #include "output_file.hpp"
+#include "recheck.hpp"
 #include "report.hpp"
+#include "shard_checks.hpp"
 #include "shard_dir.hpp"
 
 namespace bng::cert {
@@ -28,6 +36,14 @@ namespace {
 struct MergeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// A shard's descriptive fields (host, times), read without trusting their type.
+std::string text_or(const json& o, const char* key, const std::string& fallback) {
+  return has_member(o, key) && o[key].is_string() ? o[key].get<std::string>() : fallback;
+}
+double number_or(const json& o, const char* key, double fallback) {
+  return has_member(o, key) && o[key].is_number() ? o[key].get<double>() : fallback;
+}
 
 // The shard directories named on the command line: each one itself, or, for a
 // directory that holds no shard.json but subdirectories that do (what
@@ -81,6 +97,28 @@ json seed_of(const json& identity) {
   return identity.value("campaign", json::object()).value("seed", json());
 }
 
+// "max_size, campaign.seed": the keys in which two records differ, one level
+// into objects (the campaign record).
+std::string differing_keys(const json& a, const json& b, const std::string& prefix = "") {
+  std::string diff;
+  const auto add = [&](const std::string& k) { diff += (diff.empty() ? "" : ", ") + prefix + k; };
+  for (const auto& [key, v] : a.items()) {
+    if (!b.contains(key)) {
+      add(key);
+    } else if (b[key] != v) {
+      if (prefix.empty() && v.is_object() && b[key].is_object()) {
+        diff += (diff.empty() ? "" : ", ") + differing_keys(v, b[key], key + ".");
+      } else {
+        add(key);
+      }
+    }
+  }
+  for (const auto& [key, v] : b.items()) {
+    if (!a.contains(key)) add(key);
+  }
+  return diff;
+}
+
 // Refuses a shard that does not belong with the first one.
 void check_belongs(const ShardRecord& first, const ShardRecord& r) {
   const auto refuse = [&](const std::string& what) {
@@ -99,14 +137,7 @@ void check_belongs(const ShardRecord& first, const ShardRecord& r) {
                              seed_of(first.identity).dump()));
   }
   if (r.identity != first.identity) {
-    std::string diff;
-    for (const auto& [key, v] : first.identity.items()) {
-      if (r.identity.value(key, json()) != v) diff += (diff.empty() ? "" : ", ") + key;
-    }
-    for (const auto& [key, v] : r.identity.items()) {
-      if (!first.identity.contains(key)) diff += (diff.empty() ? "" : ", ") + key;
-    }
-    throw refuse(fmt::format("different options ({})", diff));
+    throw refuse(fmt::format("different options ({})", differing_keys(first.identity, r.identity)));
   }
   const json a = comparable_build(first.build), b = comparable_build(r.build);
   if (a["tool"] != b["tool"]) {
@@ -121,30 +152,36 @@ void check_belongs(const ShardRecord& first, const ShardRecord& r) {
 }
 
 // The ISA path a shard's kernels ran on; "" for a pack check (it runs no kernel).
-std::string isa_group(const ShardRecord& r) {
+std::string isa_path(const ShardRecord& r) {
   if (r.command == "check") return "";
-  return r.build.value("isa", json::object()).value("path", "?");
+  const json& isa = has_member(r.build, "isa") ? r.build["isa"] : json::object();
+  return has_member(isa, "path") && isa["path"].is_string() ? isa["path"].get<std::string>() : "?";
+}
+
+// Shards of `certify --isa all --shard` group by path, one run per path; the
+// shards of any other run must all have run on one path, or its certificate
+// would name a path that ran only part of it.
+std::string isa_group(const ShardRecord& r) {
+  const bool every_path = has_member(r.identity, "isa_paths") && r.identity["isa_paths"] == "all";
+  return every_path ? isa_path(r) : "";
+}
+
+void check_one_path(const std::vector<ShardRecord>& records) {
+  if (records.front().command == "check" || !isa_group(records.front()).empty()) return;
+  for (const ShardRecord& r : records) {
+    if (isa_path(r) != isa_path(records.front())) {
+      throw MergeError(fmt::format(
+          "shards of one run ran on different ISA paths: {} on {}, {} on {}: a run's shards must "
+          "share one path (give each `--isa <path>`, or certify every path with `--isa all`)",
+          records.front().shard.label(), isa_path(records.front()), r.shard.label(), isa_path(r)));
+    }
+  }
 }
 
 int isa_rank(const std::string& path) {
   const auto* end = std::end(opt::kIsaPaths);
   return static_cast<int>(std::find(std::begin(opt::kIsaPaths), end, path) -
                           std::begin(opt::kIsaPaths));
-}
-
-// Adds o's kernels into `into`, matching by (target, combo): shard packs of
-// one export may each hold only some kernels.
-void merge_kernels(std::vector<KernelTally>& into, std::vector<KernelTally>&& o) {
-  for (KernelTally& k : o) {
-    auto it = std::find_if(into.begin(), into.end(), [&](const KernelTally& t) {
-      return t.kernel.target == k.kernel.target && t.kernel.combo == k.kernel.combo;
-    });
-    if (it == into.end()) {
-      into.push_back(std::move(k));
-    } else {
-      it->merge(std::move(k));
-    }
-  }
 }
 
 // One ISA path's shards, complete or (with --partial) not, as one run.
@@ -155,7 +192,8 @@ struct MergedRun {
   std::vector<int> missing;
 };
 
-MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards, bool partial) {
+MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
+                      const CampaignPlan& plan, bool partial) {
   std::sort(shards.begin(), shards.end(), [](const ShardRecord* a, const ShardRecord* b) {
     return a->shard.index < b->shard.index;
   });
@@ -186,37 +224,40 @@ MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
   m.run = shards.front()->run;
   m.build = shards.front()->build;
   m.run.erase("host");
-  std::int64_t cases = 0, outputs = 0;
+  for (const auto& k : plan.kernels) {  // every shard's tallies are the plan's kernels, in order
+    KernelTally t;
+    t.kernel = k.kernel;
+    m.kernels.push_back(std::move(t));
+  }
   double seconds = 0;
   std::string started = m.run.value("started_utc", "");
   json failed = json::array(), parts = json::array();
   for (ShardRecord* s : shards) {
-    cases += s->run.value("cases", std::int64_t{0});
-    outputs += s->run.value("outputs", std::int64_t{0});
-    seconds += s->run.value("duration_s", 0.0);
-    started = std::min(started, s->run.value("started_utc", started));
+    seconds += number_or(s->run, "duration_s", 0.0);
+    started = std::min(started, text_or(s->run, "started_utc", started));
     for (const auto& f : s->failed_cases) failed.push_back(f);
     json part = {{"index", s->shard.index},
                  {"dir", s->dir.string()},
-                 {"host", s->run.value("host", "?")},
-                 {"started_utc", s->run.value("started_utc", "?")},
-                 {"duration_s", s->run.value("duration_s", 0.0)}};
-    if (s->run.contains("pack")) part["pack"] = s->run["pack"];
+                 {"host", text_or(s->run, "host", "?")},
+                 {"started_utc", text_or(s->run, "started_utc", "?")},
+                 {"duration_s", number_or(s->run, "duration_s", 0.0)}};
+    if (has_member(s->run, "pack")) part["pack"] = s->run["pack"];
     parts.push_back(part);
-    merge_kernels(m.kernels, std::move(s->kernels));
+    for (std::size_t k = 0; k < m.kernels.size(); ++k) m.kernels[k].merge(std::move(s->kernels[k]));
+  }
+  // Counts from the tallies (checked against every case record), never from a shard's claims.
+  std::int64_t cases = 0, outputs = 0;
+  for (const KernelTally& k : m.kernels) {
+    cases += k.cases;
+    for (const auto& o : k.outputs) outputs += o.all.outputs;
   }
   m.run["cases"] = cases;
   m.run["outputs"] = outputs;
   m.run["duration_s"] = seconds;  // work done, summed over the shards
   m.run["started_utc"] = started;
   if (shards.front()->command == "check") {
-    // The kernels in the order one whole pack's check lists them.
-    std::sort(m.kernels.begin(), m.kernels.end(), [](const KernelTally& a, const KernelTally& b) {
-      return std::pair(a.kernel.target, a.kernel.combo) <
-             std::pair(b.kernel.target, b.kernel.combo);
-    });
     std::sort(failed.begin(), failed.end(), [](const json& a, const json& b) {
-      return a.value("index", std::uint64_t{0}) < b.value("index", std::uint64_t{0});
+      return a["index"].get<std::uint64_t>() < b["index"].get<std::uint64_t>();
     });
     json cases_failed = json::array();
     for (const auto& f : failed)
@@ -232,13 +273,35 @@ MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
 int run_merge(const MergeOptions& o) {
   prepare_output_dir(o.out);
   std::vector<ShardRecord> records;
+  CampaignPlan plan;
+  RecheckResult recheck;
   try {
     for (const auto& dir : shard_dirs(o.shards, o.partial)) records.push_back(read_shard_dir(dir));
     if (records.empty()) throw MergeError("no shard to merge");
     for (const ShardRecord& r : records) check_belongs(records.front(), r);
+    check_one_path(records);
+    plan = plan_of_identity(records.front());
+    for (const ShardRecord& r : records) {
+      if (const std::string why = shard_inconsistency(r, plan); !why.empty()) {
+        throw MergeError(fmt::format("{} (shard {}): {}", r.dir.string(), r.shard.label(), why));
+      }
+    }
+    std::vector<const ShardRecord*> all;
+    for (const ShardRecord& r : records) all.push_back(&r);
+    recheck = recheck_shards(all, plan, o.recheck);
+    if (!recheck.refusal.empty()) throw MergeError(recheck.refusal);
+  } catch (const json::exception& e) {
+    fmt::print(stderr, "bngcert: merge refused: a shard record is malformed ({})\n", e.what());
+    return kExitError;
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "bngcert: merge refused: {}\n", e.what());
     return kExitError;
+  }
+  if (o.recheck.per_shard > 0) {
+    fmt::print(stderr,
+               "bngcert: merge: rechecked {} cases of {} shards here (up to {} each, seed {}): "
+               "each gave its record again, bit for bit\n",
+               recheck.cases, records.size(), o.recheck.per_shard, o.recheck.seed);
   }
 
   std::map<std::string, std::vector<ShardRecord*>> groups;
@@ -250,7 +313,15 @@ int run_merge(const MergeOptions& o) {
 
   std::vector<MergedRun> runs;
   try {
-    for (const auto& path : paths) runs.push_back(merge_group(path, groups[path], o.partial));
+    for (const auto& path : paths) {
+      runs.push_back(merge_group(path, groups[path], plan, o.partial));
+      if (o.recheck.per_shard > 0) {
+        runs.back().run["sharding"]["recheck"] = {{"cases_per_shard", o.recheck.per_shard},
+                                                  {"seed", o.recheck.seed},
+                                                  {"cases_rechecked", recheck.cases},
+                                                  {"isa_here", opt::isa_path()}};
+      }
+    }
   } catch (const MergeError& e) {
     fmt::print(stderr, "bngcert: merge refused: {}\n", e.what());
     return kExitError;

@@ -35,7 +35,7 @@ void prepare_shard_dir(const std::filesystem::path& dir) {
 
 void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& r) {
   prepare_shard_dir(dir);
-  const std::vector<std::uint8_t> tally = encode_tallies(r.kernels);
+  const std::vector<std::uint8_t> tally = encode_tally_file({r.kernels, r.cases});
   write_file(dir / kTallyFile, tally);
   const json record = {{"schema", kShardSchema},
                        {"schema_version", kShardSchemaVersion},
@@ -57,44 +57,49 @@ ShardRecord read_shard_dir(const std::filesystem::path& dir) {
   if (!std::filesystem::exists(file)) {
     throw bad(fmt::format("no {}: not a shard directory, or its shard did not finish", kShardFile));
   }
-  json j;
-  try {
-    j = read_json_file(file, kMaxJsonBytes, Links::refuse);
-  } catch (const InputError& e) {
-    throw std::runtime_error(e.what());
-  }
-  if (!j.is_object() || j.value("schema", "") != kShardSchema) {
-    throw bad(fmt::format("{} is not a bngcert shard record", kShardFile));
-  }
-  if (j.value("schema_version", 0) != kShardSchemaVersion) {
-    throw bad(fmt::format("shard schema version {} (this bngcert reads {})",
-                          j.value("schema_version", 0), kShardSchemaVersion));
-  }
   ShardRecord r;
   r.dir = dir;
+  const std::string where = file.string();
   try {
-    r.command = j.at("command").get<std::string>();
-    r.shard.index = j.at("shard").at("index").get<int>();
-    r.shard.count = j.at("shard").at("count").get<int>();
-    if (!parse_shard(r.shard.label())) throw bad("shard " + r.shard.label() + " is not K/N");
-    r.identity = j.at("identity");
-    r.build = j.at("build");
-    r.run = j.at("run");
-    r.failed_cases = j.at("failed_cases");
-    const std::string want = j.at("tally").at("sha256").get<std::string>();
+    const json j = read_json_file(file, kMaxJsonBytes, Links::refuse);
+    if (!has_member(j, "schema") || j["schema"] != kShardSchema) {
+      throw bad(fmt::format("{} is not a bngcert shard record", kShardFile));
+    }
+    const int version = int_field<int>(j, "schema_version", 0, 1 << 20, where);
+    if (version != kShardSchemaVersion) {
+      throw bad(
+          fmt::format("shard schema version {} (this bngcert reads {}): run the shard again "
+                      "with this bngcert",
+                      version, kShardSchemaVersion));
+    }
+    r.command = string_field(j, "command", where);
+    if (r.command != "report" && r.command != "certify" && r.command != "check") {
+      throw bad(
+          fmt::format("{}: command '{}' is not report, certify or check", kShardFile, r.command));
+    }
+    const json& shard = object_field(j, "shard", where);
+    r.shard.count = int_field<int>(shard, "count", 1, kMaxShards, where + ": shard");
+    r.shard.index = int_field<int>(shard, "index", 1, r.shard.count, where + ": shard");
+    r.identity = object_field(j, "identity", where);
+    r.build = object_field(j, "build", where);
+    r.run = object_field(j, "run", where);
+    r.failed_cases = array_field(j, "failed_cases", where);
+    const std::string want = string_field(object_field(j, "tally", where), "sha256", where);
     const std::vector<std::uint8_t> bytes =
         read_regular_file(dir / kTallyFile, kMaxDataBytes, Links::refuse);
     if (sha256_hex(bytes) != want) {
       throw bad(fmt::format("{}'s SHA-256 differs from {}: the files do not belong together",
                             kTallyFile, kShardFile));
     }
-    r.kernels = decode_tallies(bytes);
+    try {
+      TallyFile tally = decode_tally_file(bytes);
+      r.kernels = std::move(tally.kernels);
+      r.cases = std::move(tally.cases);
+    } catch (const std::runtime_error& e) {
+      throw bad(fmt::format("{}: {}", kTallyFile, e.what()));
+    }
   } catch (const json::exception& e) {
     throw bad(fmt::format("{}: missing or mistyped field ({})", kShardFile, e.what()));
-  } catch (const std::runtime_error& e) {
-    const std::string what = e.what();
-    if (what.starts_with(dir.string())) throw;
-    throw bad(fmt::format("{}: {}", kTallyFile, what));
   }
   return r;
 }

@@ -3,7 +3,8 @@
 //                shard must share (identity), the build that ran it, the
 //                run's own record (cases, outputs, start, duration, host),
 //                and the SHA-256 of tally.cbor
-//   tally.cbor   the run's tallies (tally_codec.hpp), worst cases included
+//   tally.cbor   the run's tallies (tally_codec.hpp), worst cases included,
+//                and a record of what each case added (case_record.hpp)
 // shard.json is written last, under a temporary name renamed into place: a
 // shard that was killed or failed leaves no shard.json, and merge names it as
 // missing rather than judging half a shard.
@@ -15,13 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "case_record.hpp"
 #include "shard.hpp"
 #include "tally.hpp"
 
 namespace bng::cert {
 
 inline constexpr std::string_view kShardSchema = "bngcert-shard";
-inline constexpr int kShardSchemaVersion = 1;
+// 2: tally.cbor holds a record per case; the identity holds the campaign record.
+inline constexpr int kShardSchemaVersion = 2;
 inline constexpr std::string_view kShardFile = "shard.json";
 inline constexpr std::string_view kTallyFile = "tally.cbor";
 
@@ -34,7 +37,8 @@ struct ShardRecord {
   // check --pack: the cases this shard could not judge, {index, case, reason}.
   nlohmann::json failed_cases = nlohmann::json::array();
   std::vector<KernelTally> kernels;
-  std::filesystem::path dir;  // where it was read from
+  std::vector<CaseRecord> cases;  // one per case run, in job order
+  std::filesystem::path dir;      // where it was read from
 };
 
 // Before a shard runs: creates dir and makes sure a shard can be written

@@ -28,11 +28,31 @@ const char* interned(const std::string& s) {
   return strings.insert(s).first->c_str();
 }
 
+// Every integer read back is range-checked (json_input.hpp): a count never
+// wraps, a bin or lane never sends a renderer into a loop of 2^31 steps.
+std::int64_t count(const json& j) {
+  return int_value<std::int64_t>(j, 0, std::numeric_limits<std::int64_t>::max(), "a count");
+}
+int int_in(const json& j, int lo, int hi, const char* what) {
+  return int_value<int>(j, lo, hi, what);
+}
+std::uint64_t any_u64(const json& j, const char* what) {
+  return int_value<std::uint64_t>(j, 0, std::numeric_limits<std::uint64_t>::max(), what);
+}
+std::string text(const json& j) {
+  if (!j.is_string()) throw InputError("expected a string, found " + j.dump());
+  return j.get<std::string>();
+}
+// Largest lane and part indices any target's layout can have.
+constexpr int kMaxLanes = 4096;
+constexpr int kMaxParts = 1 << 20;
+constexpr std::int64_t kMaxExtent = std::int64_t{1} << 40;
+
 json bits(double v) {
   return std::bit_cast<std::uint64_t>(v);
 }
 double from_bits(const json& j) {
-  return std::bit_cast<double>(j.get<std::uint64_t>());
+  return std::bit_cast<double>(any_u64(j, "a double's bits"));
 }
 
 // %La is exact for every long double, and strtold reads it back exactly.
@@ -42,7 +62,7 @@ json long_hex(long double v) {
   return std::string(buf);
 }
 long double from_long_hex(const json& j) {
-  const std::string s = j.get<std::string>();
+  const std::string s = text(j);
   char* end = nullptr;
   const long double v = std::strtold(s.c_str(), &end);
   if (end != s.c_str() + s.size()) throw std::runtime_error("bad long double '" + s + "'");
@@ -55,6 +75,7 @@ json doubles(const std::vector<double>& v) {
   return json::binary(std::move(bytes));
 }
 std::vector<double> from_doubles(const json& j) {
+  if (!j.is_binary()) throw InputError("expected bytes, found " + std::string(j.type_name()));
   const auto& bytes = j.get_binary();
   if (bytes.size() % sizeof(double) != 0) throw std::runtime_error("array of partial doubles");
   std::vector<double> v(bytes.size() / sizeof(double));
@@ -70,13 +91,11 @@ json enum_value(E e) {
 // enum's enumerators (targets travel by registry name instead).
 template <class E>
 E to_enum(const json& j, int limit) {
-  const int v = j.get<int>();
-  if (v < 0 || v >= limit) throw std::runtime_error(fmt::format("enumerator {} out of range", v));
-  return static_cast<E>(v);
+  return static_cast<E>(int_in(j, 0, limit - 1, "an enumerator"));
 }
 
 prop::Target to_target(const json& j) {
-  const auto t = prop::find_target(j.at("name").get<std::string>());
+  const auto t = prop::find_target(text(j.at("name")));
   if (!t) throw std::runtime_error("target " + j.dump() + " is not one this bngcert knows");
   return *t;
 }
@@ -90,17 +109,19 @@ json metric_counts(const MetricCounts& m) {
 }
 MetricCounts to_metric_counts(const json& j) {
   MetricCounts m;
-  m.compared = j.at(0).get<std::int64_t>();
-  m.correctly_rounded = j.at(1).get<std::int64_t>();
-  m.within_1ulp = j.at(2).get<std::int64_t>();
-  m.rel_over_1e3 = j.at(3).get<std::int64_t>();
-  m.rel_over_1e4 = j.at(4).get<std::int64_t>();
+  m.compared = count(j.at(0));
+  m.correctly_rounded = count(j.at(1));
+  m.within_1ulp = count(j.at(2));
+  m.rel_over_1e3 = count(j.at(3));
+  m.rel_over_1e4 = count(j.at(4));
   m.max_abs_error = from_bits(j.at(5));
   m.max_rel_error = from_bits(j.at(6));
   return m;
 }
 
-json stats(const Stats& s) {
+}  // namespace
+
+json stats_to_json(const Stats& s) {
   return {{"outputs", s.outputs},
           {"fails", s.fails},
           {"exact", s.exact},
@@ -113,17 +134,19 @@ json stats(const Stats& s) {
           {"max_bound_use", bits(s.max_bound_use)},
           {"metrics", metric_counts(s.metrics)}};
 }
+namespace {
+
 Stats to_stats(const json& j) {
   Stats s;
-  s.outputs = j.at("outputs").get<std::int64_t>();
-  s.fails = j.at("fails").get<std::int64_t>();
-  s.exact = j.at("exact").get<std::int64_t>();
-  s.nan_refs = j.at("nan_refs").get<std::int64_t>();
-  s.nonfinite_refs = j.at("nonfinite_refs").get<std::int64_t>();
+  s.outputs = count(j.at("outputs"));
+  s.fails = count(j.at("fails"));
+  s.exact = count(j.at("exact"));
+  s.nan_refs = count(j.at("nan_refs"));
+  s.nonfinite_refs = count(j.at("nonfinite_refs"));
   s.max_ulp_error = from_bits(j.at("max_ulp_error"));
   s.max_normalised_error = from_bits(j.at("max_normalised_error"));
   s.max_kappa = from_bits(j.at("max_kappa"));
-  s.zero_refs = j.at("zero_refs").get<std::int64_t>();
+  s.zero_refs = count(j.at("zero_refs"));
   s.max_bound_use = from_bits(j.at("max_bound_use"));
   s.metrics = to_metric_counts(j.at("metrics"));
   return s;
@@ -142,7 +165,7 @@ prop::CallSpec to_spec(const json& j) {
   s.combo = to_enum<Combo>(j.at("combo"), 3);
   s.storage = to_enum<prop::Storage>(j.at("storage"), 2);
   s.form = to_enum<prop::Form>(j.at("form"), 2);
-  s.core_mask = j.at("core_mask").get<unsigned>();
+  s.core_mask = int_value<unsigned>(j.at("core_mask"), 0, 0xff, "a core mask");
   return s;
 }
 
@@ -158,14 +181,14 @@ json origin_json(const Origin& o) {
 }
 Origin to_origin(const json& j) {
   Origin o;
-  o.family = j.at("family").get<std::string>();
-  o.seed = j.at("seed").get<std::uint64_t>();
-  o.size = j.at("size").get<int>();
-  o.case_index = j.at("case_index").get<std::int64_t>();
+  o.family = text(j.at("family"));
+  o.seed = any_u64(j.at("seed"), "a seed");
+  o.size = int_in(j.at("size"), 0, 100, "a size");
+  o.case_index = count(j.at("case_index"));
   if (!j.at("spec").is_null()) o.spec = to_spec(j.at("spec"));
-  o.channel_offset = j.at("channel_offset").get<std::int64_t>();
-  o.channel_total = j.at("channel_total").get<std::int64_t>();
-  o.case_name = j.at("case_name").get<std::string>();
+  o.channel_offset = count(j.at("channel_offset"));
+  o.channel_total = count(j.at("channel_total"));
+  o.case_name = text(j.at("case_name"));
   return o;
 }
 
@@ -192,15 +215,15 @@ json failure(const Failure& f) {
 }
 Failure to_failure(const json& j) {
   Failure f;
-  f.order = j.at("order").get<std::uint64_t>();
+  f.order = any_u64(j.at("order"), "an order");
   f.origin = to_origin(j.at("origin"));
   f.output = to_enum<Output>(j.at("output"), 3);
   f.combo = to_enum<Combo>(j.at("combo"), 3);
-  f.is_train = j.at("is_train").get<int>();
-  f.batch = j.at("batch").get<std::int64_t>();
-  f.channel = j.at("channel").get<std::int64_t>();
-  f.n = j.at("n").get<std::int64_t>();
-  f.c = j.at("c").get<std::int64_t>();
+  f.is_train = int_in(j.at("is_train"), 0, 1, "is_train");
+  f.batch = int_value<std::int64_t>(j.at("batch"), 0, kMaxExtent, "a batch");
+  f.channel = int_value<std::int64_t>(j.at("channel"), 0, kMaxExtent, "a channel count");
+  f.n = int_value<std::int64_t>(j.at("n"), 0, kMaxExtent, "a row");
+  f.c = int_value<std::int64_t>(j.at("c"), 0, kMaxExtent, "a channel");
   f.y = from_bits(j.at("y"));
   const json& e = j.at("expected");
   f.expected.rounded = from_bits(e.at(0));
@@ -212,8 +235,9 @@ Failure to_failure(const json& j) {
   f.sample.m.ulp_error = from_bits(m.at(0));
   f.sample.m.normalised_error = from_bits(m.at(1));
   f.sample.m.kappa = from_bits(m.at(2));
+  if (!m.at(3).is_boolean()) throw InputError("a verdict must be true or false");
   f.sample.m.pass = m.at(3).get<bool>();
-  f.sample.m.reason = interned(m.at(4).get<std::string>());
+  f.sample.m.reason = interned(text(m.at(4)));
   f.sample.kind = to_enum<ref::Kind>(j.at("kind"), 3);
   f.sample.bound_use = from_bits(j.at("bound_use"));
   return f;
@@ -244,9 +268,9 @@ Worst to_worst(const json& j) {
   w.where = to_failure(j.at("where"));
   const json& c = j.at("case");
   w.c.combo = to_enum<Combo>(c.at("combo"), 3);
-  w.c.batch = c.at("batch").get<std::int64_t>();
-  w.c.channel = c.at("channel").get<std::int64_t>();
-  w.c.is_train = c.at("is_train").get<int>();
+  w.c.batch = int_value<std::int64_t>(c.at("batch"), 1, kMaxExtent, "a batch");
+  w.c.channel = int_value<std::int64_t>(c.at("channel"), 1, kMaxExtent, "a channel count");
+  w.c.is_train = int_in(c.at("is_train"), 0, 1, "is_train");
   w.c.x = from_doubles(c.at("x"));
   w.c.dy = from_doubles(c.at("dy"));
   w.c.mean = from_doubles(c.at("mean"));
@@ -256,6 +280,15 @@ Worst to_worst(const json& j) {
   w.got.dx = from_doubles(g.at("dx"));
   w.got.dbias = from_doubles(g.at("dbias"));
   w.got.dscale = from_doubles(g.at("dscale"));
+  // The reproducer written from it must be one consistent call.
+  const auto elements = static_cast<std::size_t>(w.c.batch) * static_cast<std::size_t>(w.c.channel);
+  const auto channels = static_cast<std::size_t>(w.c.channel);
+  for (const auto* v : {&w.c.x, &w.c.dy, &w.got.dx}) {
+    if (v->size() != elements) throw InputError("a worst case's data does not match its shape");
+  }
+  for (const auto* v : {&w.c.mean, &w.c.invar, &w.c.scale, &w.got.dbias, &w.got.dscale}) {
+    if (v->size() != channels) throw InputError("a worst case's statistics do not match its shape");
+  }
   return w;
 }
 
@@ -268,11 +301,23 @@ json fault_map(const FaultMap& m) {
 }
 FaultMap to_fault_map(const json& j) {
   FaultMap m;
-  m.fails = j.at("fails").get<std::int64_t>();
-  m.cells = j.at("cells").get<decltype(m.cells)>();
-  m.by_lane = j.at("by_lane").get<decltype(m.by_lane)>();
-  m.by_part = j.at("by_part").get<decltype(m.by_part)>();
-  m.vector_lanes = j.at("vector_lanes").get<int>();
+  m.fails = count(j.at("fails"));
+  const json& rows = j.at("cells");
+  if (!rows.is_array() || rows.size() != m.cells.size()) throw InputError("a fault map's rows");
+  for (std::size_t r = 0; r < m.cells.size(); ++r) {
+    if (!rows[r].is_array() || rows[r].size() != m.cells[r].size()) {
+      throw InputError("a fault map's cells");
+    }
+    for (std::size_t c = 0; c < m.cells[r].size(); ++c) m.cells[r][c] = count(rows[r][c]);
+  }
+  // std::map<int, …> travels as an array of [key, value] pairs.
+  for (const auto& e : j.at("by_lane")) {
+    m.by_lane[int_in(e.at(0), 0, kMaxLanes - 1, "a lane")] = count(e.at(1));
+  }
+  for (const auto& e : j.at("by_part")) {
+    m.by_part[int_in(e.at(0), 0, kMaxParts - 1, "a part")] = count(e.at(1));
+  }
+  m.vector_lanes = int_in(j.at("vector_lanes"), 0, kMaxLanes, "a lane count");
   return m;
 }
 
@@ -281,13 +326,13 @@ json output_tally(const OutputTally& t) {
        failures = json::array(), sums = json::array();
   for (const auto& [k, n] : t.histogram.bins) bins.push_back({k, n});
   for (const auto& [k, c] : t.density.cells) cells.push_back({k.first, k.second, c.pass, c.fail});
-  for (const auto& [k, s] : t.by_family) families.push_back({k.first, k.second, stats(s)});
+  for (const auto& [k, s] : t.by_family) families.push_back({k.first, k.second, stats_to_json(s)});
   for (const auto& f : t.failures) failures.push_back(failure(f));
   for (const auto& [order, s] : t.metric_sums) {
     sums.push_back(
         {order, long_hex(s.yy), long_hex(s.ee), long_hex(s.ye), long_hex(s.rel), s.rel_n});
   }
-  return {{"all", stats(t.all)},
+  return {{"all", stats_to_json(t.all)},
           {"histogram", {t.histogram.zero, t.histogram.infinite, bins}},
           {"density", cells},
           {"by_family", families},
@@ -300,15 +345,22 @@ OutputTally to_output_tally(const json& j) {
   OutputTally t;
   t.all = to_stats(j.at("all"));
   const json& h = j.at("histogram");
-  t.histogram.zero = h.at(0).get<std::int64_t>();
-  t.histogram.infinite = h.at(1).get<std::int64_t>();
-  for (const auto& b : h.at(2)) t.histogram.bins[b.at(0).get<int>()] = b.at(1).get<std::int64_t>();
+  t.histogram.zero = count(h.at(0));
+  t.histogram.infinite = count(h.at(1));
+  // Bins are ilogb of a finite double's error; cells half binades of one.
+  for (const auto& b : h.at(2)) {
+    t.histogram.bins[int_in(b.at(0), -1074, 1023, "a histogram bin")] = count(b.at(1));
+  }
+  const auto cell = [](const json& v) {
+    const int c = int_in(v, -2200, Density::kInfinite, "a density cell");
+    if (c > 2100 && c != Density::kInfinite) throw InputError("a density cell out of range");
+    return c;
+  };
   for (const auto& c : j.at("density")) {
-    t.density.cells[{c.at(0).get<int>(), c.at(1).get<int>()}] = {c.at(2).get<std::int64_t>(),
-                                                                 c.at(3).get<std::int64_t>()};
+    t.density.cells[{cell(c.at(0)), cell(c.at(1))}] = {count(c.at(2)), count(c.at(3))};
   }
   for (const auto& f : j.at("by_family")) {
-    t.by_family[{f.at(0).get<std::string>(), f.at(1).get<int>()}] = to_stats(f.at(2));
+    t.by_family[{text(f.at(0)), int_in(f.at(1), 0, 1, "is_train")}] = to_stats(f.at(2));
   }
   t.worst = to_worst(j.at("worst"));
   for (const auto& f : j.at("failures")) t.failures.push_back(to_failure(f));
@@ -319,8 +371,8 @@ OutputTally to_output_tally(const json& j) {
     m.ee = from_long_hex(s.at(2));
     m.ye = from_long_hex(s.at(3));
     m.rel = from_long_hex(s.at(4));
-    m.rel_n = s.at(5).get<std::int64_t>();
-    t.metric_sums[s.at(0).get<std::uint64_t>()] = m;
+    m.rel_n = count(s.at(5));
+    t.metric_sums[any_u64(s.at(0), "an order")] = m;
   }
   return t;
 }
@@ -356,10 +408,14 @@ std::vector<KernelTally> tallies_from_json(const json& j) {
       t.kernel.target = to_target(k.at("target"));
       t.kernel.combo = to_enum<Combo>(k.at("combo"), 3);
       t.kernel.alpha = from_bits(k.at("alpha"));
-      t.cases = k.at("cases").get<std::int64_t>();
-      t.calls = k.at("calls").get<decltype(t.calls)>();
-      t.call_errors = k.at("call_errors").get<std::int64_t>();
-      t.call_error_messages = k.at("call_error_messages").get<decltype(t.call_error_messages)>();
+      t.cases = count(k.at("cases"));
+      const json& calls = k.at("calls");
+      if (!calls.is_object()) throw InputError("calls must be an object");
+      for (const auto& [entry, n] : calls.items()) t.calls[entry] = count(n);
+      t.call_errors = count(k.at("call_errors"));
+      for (const auto& e : k.at("call_error_messages")) {
+        t.call_error_messages[any_u64(e.at(0), "an order")] = text(e.at(1));
+      }
       const json& outs = k.at("outputs");
       if (outs.size() != t.outputs.size()) throw std::runtime_error("not three outputs");
       for (std::size_t o = 0; o < t.outputs.size(); ++o) t.outputs[o] = to_output_tally(outs[o]);
@@ -371,12 +427,58 @@ std::vector<KernelTally> tallies_from_json(const json& j) {
   }
 }
 
-std::vector<std::uint8_t> encode_tallies(const std::vector<KernelTally>& kernels) {
-  return json::to_cbor(tallies_to_json(kernels));
+namespace {
+
+json records_to_json(const std::vector<CaseRecord>& records) {
+  json out = json::array();
+  for (const CaseRecord& r : records) {
+    json outputs = json::array();
+    for (const Stats& s : r.outputs) outputs.push_back(stats_to_json(s));
+    out.push_back({r.job, r.kernel, r.call_errors, outputs, r.digest});
+  }
+  return out;
 }
 
-std::vector<KernelTally> decode_tallies(const std::vector<std::uint8_t>& bytes) {
-  return tallies_from_json(parse_cbor(bytes, "tally"));
+std::vector<CaseRecord> records_from_json(const json& j, std::size_t kernels) {
+  if (!j.is_array()) throw InputError("the case records are not an array");
+  std::vector<CaseRecord> records;
+  records.reserve(j.size());
+  for (const json& e : j) {
+    CaseRecord r;
+    r.job = any_u64(e.at(0), "a case's job");
+    r.kernel = int_value<std::size_t>(e.at(1), 0, kernels == 0 ? 0 : kernels - 1, "a kernel index");
+    if (kernels == 0) throw InputError("case records without kernels");
+    r.call_errors = int_value<std::int64_t>(e.at(2), 0, 1, "a case's failed calls");
+    const json& outputs = e.at(3);
+    if (!outputs.is_array() || outputs.size() != r.outputs.size()) {
+      throw InputError("a case record needs three outputs");
+    }
+    for (std::size_t o = 0; o < r.outputs.size(); ++o) r.outputs[o] = to_stats(outputs[o]);
+    r.digest = text(e.at(4));
+    if (r.digest.size() != 64) throw InputError("a case digest is not a SHA-256");
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_tally_file(const TallyFile& f) {
+  json j = tallies_to_json(f.kernels);
+  j["cases"] = records_to_json(f.cases);
+  return json::to_cbor(j);
+}
+
+TallyFile decode_tally_file(std::span<const std::uint8_t> bytes) {
+  const json j = parse_cbor(bytes, "tally");
+  TallyFile f;
+  f.kernels = tallies_from_json(j);
+  try {
+    f.cases = records_from_json(j.at("cases"), f.kernels.size());
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("malformed case records ({})", e.what()));
+  }
+  return f;
 }
 
 }  // namespace bng::cert

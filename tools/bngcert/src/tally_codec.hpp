@@ -7,21 +7,34 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "case_record.hpp"
 #include "tally.hpp"
 
 namespace bng::cert {
 
-inline constexpr int kTallyCodecVersion = 1;
+// 2: the per-case records (case_record.hpp) travel with the tallies.
+inline constexpr int kTallyCodecVersion = 2;
 
 nlohmann::json tallies_to_json(const std::vector<KernelTally>& kernels);
 // Throws std::runtime_error naming what is missing or malformed.
 std::vector<KernelTally> tallies_from_json(const nlohmann::json& j);
 
-std::vector<std::uint8_t> encode_tallies(const std::vector<KernelTally>& kernels);
-std::vector<KernelTally> decode_tallies(const std::vector<std::uint8_t>& bytes);
+// Counts and maxima of one Stats, as the tallies carry them (and case digests hash them).
+nlohmann::json stats_to_json(const Stats& s);
+
+// A shard's tally.cbor: its tallies, and what each of its cases added to them.
+struct TallyFile {
+  std::vector<KernelTally> kernels;
+  std::vector<CaseRecord> cases;
+};
+std::vector<std::uint8_t> encode_tally_file(const TallyFile& file);
+// Throws (InputError or std::runtime_error) naming what is malformed or out of
+// range: every integer is range-checked, every nesting depth limited.
+TallyFile decode_tally_file(std::span<const std::uint8_t> bytes);
 
 }  // namespace bng::cert
