@@ -25,6 +25,18 @@ json campaign_record(const CampaignOptions& o, const std::vector<const prop::Fam
           {"families", names}};
 }
 
+json campaign_run_fields(const CampaignOptions& o,
+                         const std::vector<const prop::Family*>& families) {
+  json run = campaign_record(o, families);
+  json described = json::array();
+  for (const auto* f : families) {
+    described.push_back(
+        {{"name", f->name}, {"description", f->description}, {"finite", f->finite}});
+  }
+  run["families"] = described;
+  return run;
+}
+
 namespace {
 
 // A non-empty array of distinct strings.

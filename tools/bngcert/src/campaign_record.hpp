@@ -20,6 +20,11 @@ namespace bng::cert {
 nlohmann::json campaign_record(const CampaignOptions& options,
                                const std::vector<const prop::Family*>& families);
 
+// The campaign's part of a report's RUN: the record's fields, with each
+// family described ({name, description, finite}) for the reader.
+nlohmann::json campaign_run_fields(const CampaignOptions& options,
+                                   const std::vector<const prop::Family*>& families);
+
 // The options a record names. Throws InputError naming `where` and the field
 // for anything missing, mistyped, out of range, unknown or repeated.
 CampaignOptions campaign_options(const nlohmann::json& record, const std::string& where);

@@ -1,8 +1,8 @@
 // `bngcert check`: judges outputs computed elsewhere (a dump from a target's
-// hardware) against the exact reference. Inputs are read through
-// memory maps, a block of channels at a time (dump_judge.hpp), so the
-// reference's working set stays bounded however large the call was, and the
-// blocks are judged on every core.
+// hardware) against the exact reference. Each file is read whole, once
+// (input_file.hpp), and judged a block of channels at a time (dump_judge.hpp),
+// so the reference's working set stays bounded however large the call was,
+// and the blocks are judged on every core.
 #include <algorithm>
 #include <chrono>
 #include <fstream>

@@ -15,27 +15,14 @@ using nlohmann::json;
 namespace {
 
 json campaign_run_json(const CampaignResult& r) {
-  json fams = json::array();
-  for (const auto* f : r.families) {
-    fams.push_back({{"name", f->name}, {"description", f->description}, {"finite", f->finite}});
-  }
-  json targets = json::array();
-  for (auto t : r.options.targets) targets.push_back(prop::target_name(t));
-  json modes = json::array();
-  for (int m : r.options.modes) modes.push_back(mode_name(m));
-  return {{"kind", "campaign"},
-          {"seed", r.options.seed},
-          {"cases_per_series", r.options.cases},
-          {"max_size", r.options.max_size},
-          {"targets", targets},
-          {"functions", r.options.functions.empty() ? json("all") : json(r.options.functions)},
-          {"modes", modes},
-          {"jobs", r.options.jobs},
-          {"families", fams},
-          {"started_utc", r.started_utc},
-          {"duration_s", r.seconds},
-          {"cases", r.cases},
-          {"outputs", r.outputs}};
+  json run = {{"kind", "campaign"}};
+  run.update(campaign_run_fields(r.options, r.families));
+  run["jobs"] = r.options.jobs;
+  run["started_utc"] = r.started_utc;
+  run["duration_s"] = r.seconds;
+  run["cases"] = r.cases;
+  run["outputs"] = r.outputs;
+  return run;
 }
 
 // What every shard of one campaign must share: the options that decide the

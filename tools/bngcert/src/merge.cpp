@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "bng/optimized/isa.hpp"
+#include "campaign_record.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "json_input.hpp"
@@ -224,6 +225,9 @@ MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
   m.run = shards.front()->run;
   m.build = shards.front()->build;
   m.run.erase("host");
+  // What ran is what the plan says, whatever a shard's run record claims.
+  m.run["kind"] = shards.front()->command == "check" ? "pack" : "campaign";
+  m.run.update(campaign_run_fields(plan.options, plan.families));
   for (const auto& k : plan.kernels) {  // every shard's tallies are the plan's kernels, in order
     KernelTally t;
     t.kernel = k.kernel;

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "bng/properties/families.hpp"
+#include "campaign_record.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "output_file.hpp"
@@ -34,18 +35,6 @@ struct FailedCase {
   std::uint64_t index;  // the case's job
   std::string name, reason;
 };
-
-json families_json(const json& campaign) {
-  json out = json::array();
-  for (const auto& n : campaign.value("families", json::array())) {
-    const std::string name = n.is_string() ? n.get<std::string>() : n.dump();
-    const prop::Family* f = prop::find_family(name);
-    out.push_back({{"name", name},
-                   {"description", f ? std::string(f->description) : std::string("(unknown)")},
-                   {"finite", f ? f->finite : true}});
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -172,10 +161,7 @@ int run_pack_check(const PackCheckOptions& o) {
       {"kind", "pack"},    {"pack", p.root.string()}, {"manifest", p.manifest_path.string()},
       {"jobs", jobs},      {"started_utc", started},  {"cases", owned.size()},
       {"outputs", outputs}};
-  for (const auto& [key, v] : p.campaign.items()) {
-    if (key != "families") run[key] = v;
-  }
-  run["families"] = families_json(p.campaign);
+  run.update(campaign_run_fields(p.plan.options, p.plan.families));
   run["duration_s"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

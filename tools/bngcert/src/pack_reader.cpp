@@ -66,18 +66,12 @@ std::filesystem::path manifest_of(const std::filesystem::path& given, std::files
 
 }  // namespace
 
-OpenedPack open_pack(const std::filesystem::path& given) {
+OpenedPack open_pack_manifest(std::string_view text, const std::filesystem::path& manifest_path) {
   OpenedPack p;
-  p.manifest_path = manifest_of(given, p.root);
+  p.manifest_path = manifest_path;
   const std::string where = p.manifest_path.string();
-  if (file_kind(p.manifest_path) == "missing") {
-    throw PackRefused(fmt::format(
-        "{}: no pack manifest (is this the directory `bngcert export --out` wrote? an interrupted "
-        "export leaves none)",
-        where));
-  }
   try {
-    p.manifest = read_json_file(p.manifest_path, kMaxJsonBytes, Links::refuse);
+    p.manifest = parse_json(text, where);
     if (!has_member(p.manifest, "schema") || p.manifest["schema"] != pack::kSchema) {
       throw PackRefused(fmt::format("{}: not a bngcert pack manifest (schema must be '{}')", where,
                                     pack::kSchema));
@@ -127,6 +121,26 @@ OpenedPack open_pack(const std::filesystem::path& given) {
     throw PackRefused(fmt::format("{}: differs from what its campaign generates in: {}", where,
                                   differing_keys(head, derived)));
   }
+  return p;
+}
+
+OpenedPack open_pack(const std::filesystem::path& given) {
+  std::filesystem::path root;
+  const std::filesystem::path manifest_path = manifest_of(given, root);
+  if (file_kind(manifest_path) == "missing") {
+    throw PackRefused(fmt::format(
+        "{}: no pack manifest (is this the directory `bngcert export --out` wrote? an interrupted "
+        "export leaves none)",
+        manifest_path.string()));
+  }
+  std::string text;
+  try {
+    text = read_text_file(manifest_path, kMaxJsonBytes, Links::refuse);
+  } catch (const InputError& e) {
+    throw PackRefused(e.what());
+  }
+  OpenedPack p = open_pack_manifest(text, manifest_path);
+  p.root = root;
   // cases.txt, which the harness runs, names exactly the planned folders.
   std::string list;
   for (std::size_t job : p.jobs) list += pack_case_dir(p.plan, job) + "\n";
@@ -245,6 +259,14 @@ std::string compare_inputs(const std::filesystem::path& dir, const PackCase& pc)
 
 }  // namespace
 
+std::string entry_difference(const OpenedPack& pack, std::size_t index, const PackCase& derived) {
+  const json& entry = pack.manifest["cases"][index];
+  if (entry == derived.entry) return "";
+  return fmt::format("{}: case #{} ({}) differs from what its seed generates in: {}",
+                     pack.manifest_path.string(), index, derived.name,
+                     differing_keys(entry, derived.entry));
+}
+
 JudgedPackCase judge_pack_case(const OpenedPack& pack, std::size_t index,
                                std::int64_t block_elements, int inner_jobs) {
   JudgedPackCase out;
@@ -256,11 +278,8 @@ JudgedPackCase judge_pack_case(const OpenedPack& pack, std::size_t index,
   t.kernel = pack.plan.kernels[pc.kernel].kernel;
   ++t.cases;
   ++t.calls[prop::entry_point(pc.spec)];
-  const json& entry = pack.manifest["cases"][index];
-  if (entry != pc.entry) {
-    out.refusal =
-        fmt::format("{}: case #{} ({}) differs from what its seed generates in: {}",
-                    pack.manifest_path.string(), index, pc.name, differing_keys(entry, pc.entry));
+  if (std::string d = entry_difference(pack, index, pc); !d.empty()) {
+    out.refusal = d;
     return out;
   }
   const std::filesystem::path dir = pack.root / pc.dir;

@@ -11,12 +11,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "campaign.hpp"
 #include "case_record.hpp"
+#include "pack_case.hpp"
 #include "shard.hpp"
 
 namespace bng::cert {
@@ -38,6 +40,12 @@ struct OpenedPack {
 
 // `given` is the pack directory or its pack.json. Throws PackRefused.
 OpenedPack open_pack(const std::filesystem::path& given);
+// The manifest's part of open_pack, from its text (no file is touched; root
+// is left empty): what the pack-manifest fuzzer drives.
+OpenedPack open_pack_manifest(std::string_view text, const std::filesystem::path& manifest_path);
+
+// "" when case `index`'s manifest line is exactly `derived`'s, else a refusal.
+std::string entry_difference(const OpenedPack& pack, std::size_t index, const PackCase& derived);
 
 // Case `index` (into jobs) judged: its tally and record; `failure` says why it
 // failed without being judged (a missing folder, output or status, a nonzero

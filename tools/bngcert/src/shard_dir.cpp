@@ -57,11 +57,22 @@ ShardRecord read_shard_dir(const std::filesystem::path& dir) {
   if (!std::filesystem::exists(file)) {
     throw bad(fmt::format("no {}: not a shard directory, or its shard did not finish", kShardFile));
   }
+  const std::string text = read_text_file(file, kMaxJsonBytes, Links::refuse);
+  const std::vector<std::uint8_t> tally =
+      read_regular_file(dir / kTallyFile, kMaxDataBytes, Links::refuse);
+  return parse_shard_files(text, tally, dir);
+}
+
+ShardRecord parse_shard_files(std::string_view shard_json, std::span<const std::uint8_t> tally,
+                              const std::filesystem::path& dir) {
+  const auto bad = [&](const std::string& what) {
+    return std::runtime_error(fmt::format("{}: {}", dir.string(), what));
+  };
   ShardRecord r;
   r.dir = dir;
-  const std::string where = file.string();
+  const std::string where = (dir / kShardFile).string();
   try {
-    const json j = read_json_file(file, kMaxJsonBytes, Links::refuse);
+    const json j = parse_json(shard_json, where);
     if (!has_member(j, "schema") || j["schema"] != kShardSchema) {
       throw bad(fmt::format("{} is not a bngcert shard record", kShardFile));
     }
@@ -85,16 +96,14 @@ ShardRecord read_shard_dir(const std::filesystem::path& dir) {
     r.run = object_field(j, "run", where);
     r.failed_cases = array_field(j, "failed_cases", where);
     const std::string want = string_field(object_field(j, "tally", where), "sha256", where);
-    const std::vector<std::uint8_t> bytes =
-        read_regular_file(dir / kTallyFile, kMaxDataBytes, Links::refuse);
-    if (sha256_hex(bytes) != want) {
+    if (sha256_hex(tally) != want) {
       throw bad(fmt::format("{}'s SHA-256 differs from {}: the files do not belong together",
                             kTallyFile, kShardFile));
     }
     try {
-      TallyFile tally = decode_tally_file(bytes);
-      r.kernels = std::move(tally.kernels);
-      r.cases = std::move(tally.cases);
+      TallyFile decoded = decode_tally_file(tally);
+      r.kernels = std::move(decoded.kernels);
+      r.cases = std::move(decoded.cases);
     } catch (const std::runtime_error& e) {
       throw bad(fmt::format("{}: {}", kTallyFile, e.what()));
     }

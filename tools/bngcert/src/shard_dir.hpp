@@ -11,7 +11,9 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +56,10 @@ void write_shard_dir(const std::filesystem::path& dir, const ShardRecord& record
 // directory and what is wrong (no shard.json, another schema, a tally whose
 // SHA-256 differs from the record, malformed content).
 ShardRecord read_shard_dir(const std::filesystem::path& dir);
+// The same from the two files' contents (what the shard fuzzer drives); `dir`
+// only names them in messages.
+ShardRecord parse_shard_files(std::string_view shard_json, std::span<const std::uint8_t> tally,
+                              const std::filesystem::path& dir);
 
 // The host this process runs on (for the record: which node ran a shard).
 std::string host_name();
