@@ -70,14 +70,24 @@ struct bng_harness_call {
 
 static char g_error[MESSAGE_CAP];
 
+/* "what: detail"; a long `what` (a path) keeps its end, where the file's name is. */
 static int fail(const char* what, const char* detail) {
-  sprintf(g_error, "%.200s: %.250s", what, detail);
+  const size_t n = strlen(what);
+  if (n > 200) {
+    snprintf(g_error, sizeof g_error, "...%s: %.250s", what + (n - 197), detail);
+  } else {
+    snprintf(g_error, sizeof g_error, "%s: %.250s", what, detail);
+  }
   return -1;
 }
 
+/* dir/name into out (PATH_CAP bytes), or -1 with g_error set. */
 static int join(char* out, const char* dir, const char* name) {
-  if (strlen(dir) + 1 + strlen(name) + 1 > PATH_CAP) return fail(dir, "path too long");
-  sprintf(out, "%s/%s", dir, name);
+  const size_t a = strlen(dir), b = strlen(name);
+  if (a + 1 + b + 1 > PATH_CAP) return fail(dir, "path too long");
+  memcpy(out, dir, a);
+  out[a] = '/';
+  memcpy(out + a + 1, name, b + 1);
   return 0;
 }
 
@@ -285,9 +295,10 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
   memcpy(descr, p + 1, 3);
   descr[3] = '\0';
   if (!((item == 2 && strcmp(descr, "<f2") == 0) || (item == 4 && strcmp(descr, "<f4") == 0))) {
-    sprintf(g_error, "%.300s: dtype '%s', expected '%s'", path, descr, item == 2 ? "<f2" : "<f4");
+    char detail[64];
+    snprintf(detail, sizeof detail, "dtype '%s', expected '%s'", descr, item == 2 ? "<f2" : "<f4");
     fclose(f);
-    return NULL;
+    return fail(path, detail), NULL;
   }
   p = dict_value(dict, "'fortran_order'");
   if (!p || strncmp(p, "False", 5) != 0) {
@@ -316,10 +327,11 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
   }
   for (d = 0; d < ndim; ++d) {
     if (dims[d] != shape[d]) {
-      sprintf(g_error, "%.300s: dimension %d is %lld, params.json says %lld", path, d, dims[d],
-              shape[d]);
+      char detail[96];
+      snprintf(detail, sizeof detail, "dimension %d is %lld, params.json says %lld", d, dims[d],
+               shape[d]);
       fclose(f);
-      return NULL;
+      return fail(path, detail), NULL;
     }
     if ((size_t)shape[d] > ((size_t)-1) / item / elements) {
       fclose(f);
@@ -344,20 +356,25 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
 }
 
 static int write_npy(const char* path, void* data, size_t item, int ndim, const long long* shape) {
-  char header[128];
+  /* The dictionary (at most 2 x 20 digits) and its padding to a multiple of 64. */
+  char header[256];
   size_t len, elements = 1, total;
-  int d, ok;
+  int d, n, ok;
   FILE* f;
   if (ndim == 2) {
-    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld, %lld), }",
-            (unsigned)item, shape[0], shape[1]);
+    n = snprintf(header, sizeof header,
+                 "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld, %lld), }",
+                 (unsigned)item, shape[0], shape[1]);
   } else {
-    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }", (unsigned)item,
-            shape[0]);
+    n = snprintf(header, sizeof header,
+                 "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }", (unsigned)item,
+                 shape[0]);
   }
+  /* Room for the padding below (at most 64 bytes) is checked with the dictionary. */
+  if (n < 0 || (size_t)n + 64 >= sizeof header) return fail(path, "header too long");
   for (d = 0; d < ndim; ++d) elements *= (size_t)shape[d];
   /* Pad with spaces and a newline so the data starts at a multiple of 64. */
-  len = strlen(header);
+  len = (size_t)n;
   total = (10 + len + 1 + 63) / 64 * 64;
   while (10 + len + 1 < total) header[len++] = ' ';
   header[len++] = '\n';
