@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -27,7 +28,9 @@ using bngcert_test::shell;
 
 namespace {
 
-// Every entry under dir, links not followed: all a harness could have changed there.
+// Every entry under dir, links not followed: all a harness could have changed
+// there. Small files by content (the victims: a failure shows what was written
+// over them), larger ones by size and hash.
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> s;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
@@ -37,7 +40,10 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
     } else if (e.is_directory()) {
       s[rel] = "folder";
     } else {
-      s[rel] = "file: " + read_text(e.path());
+      const std::string text = read_text(e.path());
+      s[rel] = text.size() <= 200 ? "file: " + text
+                                  : "file of " + std::to_string(text.size()) + " bytes, hash " +
+                                        std::to_string(std::hash<std::string>{}(text));
     }
   }
   return s;
