@@ -14,9 +14,10 @@
  * a case whose files cannot be read gets a status.json with "harness_error"
  * and the run goes on. Cases of the other target are left untouched.
  *
- * Portable C99: the public header and the C library only (no POSIX, no
- * directory listing: cases.txt names the folders), so it cross-compiles with
- * a DSP vendor's toolchain. Build it once per target library:
+ * Portable C99: the public header and the C library, plus a few POSIX calls
+ * where there is POSIX, for the confinement below (no directory listing:
+ * cases.txt names the folders), so it cross-compiles with a DSP vendor's
+ * toolchain. Build it once per target library:
  *   -DBNG_TARGET_NAME='"mt7004"'  the target, as the registry names it
  *   -DBNG_TARGET_HAS_FP=1 -DBNG_TARGET_HAS_HP=1 -DBNG_TARGET_HAS_MP=1
  *                                which kernels the target has (1) or not (0):
@@ -28,14 +29,54 @@
  * written: where a board needs a cache write-back or a DMA of the outputs to
  * the file system's memory.
  *
+ * Confinement: the harness reads and writes only inside the pack it is
+ * given; the argument itself is the operator's and is trusted.
+ * - A cases.txt line must be a relative path of plain names: letters, digits,
+ *   '.', '_' and '-', separated by single '/'; not absolute, no '.', '..' or
+ *   empty name, no backslash, at most LINE_CAP characters. Any other line is
+ *   refused: named on stderr with its line number, counted as a case not run,
+ *   and nothing is read, written or deleted for it.
+ * - Where POSIX is available (BNG_HARNESS_POSIX: a __unix__ or __APPLE__
+ *   compiler, unless -DBNG_HARNESS_NO_POSIX), no link is followed below the
+ *   pack's root: a case folder, or a folder on the way to it (`cases`), that
+ *   is a symbolic link is refused like a bad line. Inputs (cases.txt too) are
+ *   read only when they are regular files, never through a link, opened
+ *   without blocking: a FIFO or a device is refused at once (a case's
+ *   harness_error), never waited on.
+ *   Outputs go to a new temporary file in the case folder (O_CREAT|O_EXCL|
+ *   O_NOFOLLOW) renamed over their final name: a link planted there is
+ *   replaced, never written through.
+ * - Without POSIX (-DBNG_HARNESS_NO_POSIX, or another system) the C library
+ *   cannot tell a link or a FIFO from a file: only the checks of the lines
+ *   apply, and outputs still go through a temporary name.
+ *
  * Exit status: 0 every case of this target ran (whatever statuses they
- * returned), 1 some case could not be run or written, 2 bad usage.
+ * returned), 1 some case could not be run or written (a refused line or case
+ * folder included), 2 bad usage or a cases.txt that cannot be read.
  */
+/* Decided before any header: _POSIX_C_SOURCE must precede them all so that
+ * -std=c99 (no GNU extensions) still declares openat and its flags. */
+#if (defined(__unix__) || defined(__APPLE__)) && !defined(BNG_HARNESS_NO_POSIX)
+#define BNG_HARNESS_POSIX 1
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#else
+#define BNG_HARNESS_POSIX 0
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if BNG_HARNESS_POSIX
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 #include "batchnormgrad.h"
 
@@ -63,6 +104,7 @@ struct bng_harness_call {
 #endif
 
 #define PATH_CAP 4096
+#define LINE_CAP 1024 /* the longest cases.txt line taken as a case folder (in its message too) */
 #define MESSAGE_CAP 512
 #define PARAMS_CAP 65536
 
@@ -70,15 +112,315 @@ struct bng_harness_call {
 
 static char g_error[MESSAGE_CAP];
 
+/* "what: detail"; a long `what` (a path) keeps its end, where the file's name is. */
 static int fail(const char* what, const char* detail) {
-  sprintf(g_error, "%.200s: %.250s", what, detail);
+  const size_t n = strlen(what);
+  if (n > 200) {
+    snprintf(g_error, sizeof g_error, "...%s: %.250s", what + (n - 197), detail);
+  } else {
+    snprintf(g_error, sizeof g_error, "%s: %.250s", what, detail);
+  }
   return -1;
 }
 
+/* dir/name into out (PATH_CAP bytes), or -1 with g_error set. */
 static int join(char* out, const char* dir, const char* name) {
-  if (strlen(dir) + 1 + strlen(name) + 1 > PATH_CAP) return fail(dir, "path too long");
-  sprintf(out, "%s/%s", dir, name);
+  const size_t a = strlen(dir), b = strlen(name);
+  if (a + 1 + b + 1 > PATH_CAP) return fail(dir, "path too long");
+  memcpy(out, dir, a);
+  out[a] = '/';
+  memcpy(out + a + 1, name, b + 1);
   return 0;
+}
+
+/* ---- cases.txt: which lines name a case folder inside the pack ----------- */
+
+/* Said with each refusal: whoever reads it has a cases.txt to fix. */
+#define CASE_LINE_RULE                                                                     \
+  " (case folders are relative paths inside the pack: names of letters, digits, '.', '_' " \
+  "and '-' joined by '/')"
+
+/* Why `line` (n characters, NUL bytes included) is not a relative path of
+ * plain names inside the pack, or NULL when it is one. */
+static const char* refuse_case_line(const char* line, size_t n) {
+  static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
+  size_t i, start = 0;
+  if (n > LINE_CAP) return "longer than 1024 characters";
+  if (line[0] == '/') return "an absolute path" CASE_LINE_RULE;
+  for (i = 0; i <= n; ++i) {
+    const char c = i < n ? line[i] : '/'; /* the end closes the last name */
+    if (c == '/') {
+      const size_t len = i - start;
+      if (len == 0) return "an empty name ('//' or a '/' at the end)" CASE_LINE_RULE;
+      if (line[start] == '.' && (len == 1 || (len == 2 && line[start + 1] == '.'))) {
+        return "a '.' or '..' name" CASE_LINE_RULE;
+      }
+      start = i + 1;
+    } else if (c == '\\') {
+      return "a backslash" CASE_LINE_RULE;
+    } else if (c == '\0' || !strchr(plain, c)) {
+      return "another character" CASE_LINE_RULE;
+    }
+  }
+  return NULL;
+}
+
+/* One line of f without its "\n" or "\r\n": its first LINE_CAP characters in
+ * line (LINE_CAP + 1 bytes, NUL-terminated), its whole length in *n (longer
+ * lines are consumed whole and refused by their length). 0 at the end. */
+static int read_line(FILE* f, char* line, size_t* n) {
+  size_t len = 0;
+  int c, any = 0;
+  while ((c = getc(f)) != EOF) {
+    any = 1;
+    if (c == '\n') break;
+    if (len < LINE_CAP) line[len] = (char)c;
+    if (len <= LINE_CAP) ++len; /* LINE_CAP + 1: too long, whatever follows */
+  }
+  if (len > 0 && len <= LINE_CAP && line[len - 1] == '\r') --len;
+  line[len <= LINE_CAP ? len : LINE_CAP] = '\0';
+  *n = len;
+  return any;
+}
+
+/* A line as stderr may show it: printable ASCII, at most 80 characters. */
+static void printable(char* out, const char* line, size_t n) {
+  size_t i, m = n < 80 ? n : 80;
+  for (i = 0; i < m; ++i) out[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+  out[m] = '\0';
+}
+
+/* ---- folders: where a case's files are read and written ------------------- */
+
+/* A folder and its path (for messages). With POSIX its files are reached
+ * through fd only, so nothing above it can be swapped for a link afterwards. */
+struct folder {
+  char path[PATH_CAP];
+#if BNG_HARNESS_POSIX
+  int fd;
+#endif
+};
+
+#if BNG_HARNESS_POSIX
+
+/* Says why dirfd/name could not be opened as wanted (a folder or a file). */
+static int fail_open(const char* path, int err, int dirfd, const char* name, int want_folder) {
+  struct stat st;
+  if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISLNK(st.st_mode)) {
+      return fail(path, "a symbolic link (refused: nothing is followed out of the pack)");
+    }
+    if (want_folder && !S_ISDIR(st.st_mode)) return fail(path, "not a folder");
+    if (!want_folder && !S_ISREG(st.st_mode)) {
+      return fail(path, "not a regular file (a FIFO, device or folder is refused, never read)");
+    }
+  }
+  return fail(path, strerror(err));
+}
+
+/* Folders are opened with O_NONBLOCK too: should a FIFO stand where a folder
+ * is expected, the open must not wait for a writer before O_DIRECTORY refuses it. */
+
+/* The folder the operator named: trusted, so a link there is followed. */
+static int folder_open_given(struct folder* f, const char* path) {
+  const size_t n = strlen(path);
+  if (n + 1 > PATH_CAP) return fail(path, "path too long");
+  memcpy(f->path, path, n + 1);
+  f->fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+  if (f->fd < 0) return fail(path, strerror(errno));
+  return 0;
+}
+
+/* root/rel (rel checked by refuse_case_line), one name at a time, each a real
+ * folder: a symbolic link anywhere below root is refused, never followed. */
+static int folder_open_below(struct folder* f, const struct folder* root, const char* rel) {
+  const size_t root_len = strlen(root->path);
+  size_t start = 0, end;
+  int fd = root->fd;
+  if (join(f->path, root->path, rel) != 0) return -1;
+  for (;;) {
+    char name[LINE_CAP + 1];
+    int next;
+    for (end = start; rel[end] && rel[end] != '/'; ++end) {
+    }
+    memcpy(name, rel + start, end - start);
+    name[end - start] = '\0';
+    next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (next < 0) {
+      const int err = errno;
+      char at[PATH_CAP];
+      memcpy(at, f->path, root_len + 1 + end); /* the path up to this name */
+      at[root_len + 1 + end] = '\0';
+      fail_open(at, err, fd, name, 1);
+      if (fd != root->fd) close(fd);
+      return -1;
+    }
+    if (fd != root->fd) close(fd);
+    fd = next;
+    if (!rel[end]) break;
+    start = end + 1;
+  }
+  f->fd = fd;
+  return 0;
+}
+
+static void folder_close(struct folder* f) {
+  close(f->fd);
+}
+
+/* dir/name for reading if it is a regular file: opened without blocking (a
+ * FIFO with no writer would wait forever) and checked before any read.
+ * *absent (if given) tells a missing file from a refused one. */
+static FILE* folder_read(const struct folder* dir, const char* name, int* absent) {
+  char path[PATH_CAP];
+  struct stat st;
+  FILE* f;
+  int fd, flags;
+  if (join(path, dir->path, name) != 0) return NULL;
+  fd = openat(dir->fd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    const int err = errno;
+    if (absent) *absent = err == ENOENT;
+    fail_open(path, err, dir->fd, name, 0);
+    return NULL;
+  }
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    fail(path, "not a regular file (a FIFO, device or folder is refused, never read)");
+    return NULL;
+  }
+  /* Plain blocking reads from here on, as a regular file has always had. */
+  flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+    fail(path, strerror(errno));
+    close(fd);
+    return NULL;
+  }
+  return f;
+}
+
+/* Outputs of an earlier run would be judged as this run's: remove them. A link
+ * there is removed itself, never its target. */
+static void folder_remove(const struct folder* dir, const char* name) {
+  unlinkat(dir->fd, name, 0);
+}
+
+/* A new file `tmp` in dir for writing: never an existing file, never through a
+ * link (a stale temporary of an interrupted run is removed first). */
+static FILE* folder_create(const struct folder* dir, const char* tmp, const char* path) {
+  FILE* f;
+  int fd;
+  unlinkat(dir->fd, tmp, 0);
+  fd = openat(dir->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    fail(path, strerror(errno));
+    return NULL;
+  }
+  if (!(f = fdopen(fd, "wb"))) {
+    fail(path, strerror(errno));
+    close(fd);
+    unlinkat(dir->fd, tmp, 0);
+  }
+  return f;
+}
+
+/* Renames tmp over name: whatever name was (a planted link too) is replaced. */
+static int folder_rename(const struct folder* dir, const char* tmp, const char* name,
+                         const char* path) {
+  if (renameat(dir->fd, tmp, dir->fd, name) == 0) return 0;
+  fail(path, strerror(errno));
+  unlinkat(dir->fd, tmp, 0);
+  return -1;
+}
+
+#else /* ISO C only: paths, and what fopen makes of them */
+
+static int folder_open_given(struct folder* f, const char* path) {
+  const size_t n = strlen(path);
+  if (n + 1 > PATH_CAP) return fail(path, "path too long");
+  memcpy(f->path, path, n + 1);
+  return 0;
+}
+
+static int folder_open_below(struct folder* f, const struct folder* root, const char* rel) {
+  return join(f->path, root->path, rel);
+}
+
+static void folder_close(struct folder* f) {
+  (void)f;
+}
+
+/* ISO C cannot tell a missing file from an unreadable one: both are absent. */
+static FILE* folder_read(const struct folder* dir, const char* name, int* absent) {
+  char path[PATH_CAP];
+  FILE* f;
+  if (join(path, dir->path, name) != 0) return NULL;
+  f = fopen(path, "rb");
+  if (!f) {
+    if (absent) *absent = 1;
+    fail(path, "cannot open (missing?)");
+  }
+  return f;
+}
+
+static void folder_remove(const struct folder* dir, const char* name) {
+  char path[PATH_CAP];
+  if (join(path, dir->path, name) == 0) remove(path);
+}
+
+static FILE* folder_create(const struct folder* dir, const char* tmp, const char* path) {
+  char at[PATH_CAP];
+  FILE* f;
+  if (join(at, dir->path, tmp) != 0) return NULL;
+  f = fopen(at, "wb");
+  if (!f) fail(path, "cannot write");
+  return f;
+}
+
+/* ISO C leaves rename onto an existing name to the implementation: remove it first. */
+static int folder_rename(const struct folder* dir, const char* tmp, const char* name,
+                         const char* path) {
+  char from[PATH_CAP], to[PATH_CAP];
+  if (join(from, dir->path, tmp) != 0 || join(to, dir->path, name) != 0) return -1;
+  remove(to);
+  if (rename(from, to) == 0) return 0;
+  remove(from);
+  return fail(path, "cannot rename its temporary file into place");
+}
+
+#endif
+
+/* An output being written: its temporary file, then its final name (one of
+ * the harness's own short names). */
+struct output {
+  FILE* f;
+  char tmp[32], path[PATH_CAP];
+  const char* name;
+};
+
+/* ".<name>.tmp" in dir, for writing; -1 with g_error set. */
+static int output_begin(struct output* out, const struct folder* dir, const char* name) {
+  const size_t n = strlen(name);
+  out->name = name;
+  if (join(out->path, dir->path, name) != 0) return -1;
+  if (n + 6 > sizeof out->tmp) return fail(out->path, "name too long");
+  out->tmp[0] = '.';
+  memcpy(out->tmp + 1, name, n);
+  memcpy(out->tmp + 1 + n, ".tmp", 5);
+  out->f = folder_create(dir, out->tmp, out->path);
+  return out->f ? 0 : -1;
+}
+
+/* Closes the file and, if every write succeeded (ok), gives it its final name;
+ * else removes it. */
+static int output_end(struct output* out, const struct folder* dir, int ok) {
+  ok = !ferror(out->f) && ok;
+  if (fclose(out->f) != 0) ok = 0;
+  if (!ok) {
+    folder_remove(dir, out->tmp);
+    return fail(out->path, "write error");
+  }
+  return folder_rename(dir, out->tmp, out->name, out->path);
 }
 
 /* ---- params.json: a minimal JSON reader for one flat object -------------- */
@@ -195,10 +537,12 @@ static int parse_params(const char* text, struct params* pr, const char* file) {
   return 0;
 }
 
-static int read_text(const char* path, char* buf, size_t cap) {
-  FILE* f = fopen(path, "rb");
+/* dir/name, whole, NUL-terminated into buf (cap bytes); path names it. */
+static int read_text(const struct folder* dir, const char* name, const char* path, char* buf,
+                     size_t cap) {
+  FILE* f = folder_read(dir, name, NULL);
   size_t n;
-  if (!f) return fail(path, "cannot open");
+  if (!f) return -1;
   n = fread(buf, 1, cap - 1, f);
   if (ferror(f)) {
     fclose(f);
@@ -242,9 +586,11 @@ static const char* dict_value(const char* dict, const char* key) {
   return p ? skip_ws(p + 1) : NULL;
 }
 
-/* Reads path, which must be a C-order array of `item`-byte floats of exactly
- * `shape` (ndim 1 or 2). Returns malloc'ed data (free it) or NULL with g_error set. */
-static void* read_npy(const char* path, size_t item, int ndim, const long long* shape) {
+/* Reads dir/name (path names it), which must be a C-order array of `item`-byte
+ * floats of exactly `shape` (ndim 1 or 2). Returns malloc'ed data (free it) or
+ * NULL with g_error set. */
+static void* read_npy(const struct folder* dir, const char* name, const char* path, size_t item,
+                      int ndim, const long long* shape) {
   unsigned char pre[12];
   char dict[4096], descr[8];
   unsigned long header_len;
@@ -253,8 +599,8 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
   int d, n_dims = 0;
   const char* p;
   void* data;
-  FILE* f = fopen(path, "rb");
-  if (!f) return fail(path, "cannot open (missing?)"), NULL;
+  FILE* f = folder_read(dir, name, NULL);
+  if (!f) return NULL;
   if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
     fclose(f);
     return fail(path, "not a .npy file"), NULL;
@@ -285,9 +631,10 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
   memcpy(descr, p + 1, 3);
   descr[3] = '\0';
   if (!((item == 2 && strcmp(descr, "<f2") == 0) || (item == 4 && strcmp(descr, "<f4") == 0))) {
-    sprintf(g_error, "%.300s: dtype '%s', expected '%s'", path, descr, item == 2 ? "<f2" : "<f4");
+    char detail[64];
+    snprintf(detail, sizeof detail, "dtype '%s', expected '%s'", descr, item == 2 ? "<f2" : "<f4");
     fclose(f);
-    return NULL;
+    return fail(path, detail), NULL;
   }
   p = dict_value(dict, "'fortran_order'");
   if (!p || strncmp(p, "False", 5) != 0) {
@@ -316,10 +663,11 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
   }
   for (d = 0; d < ndim; ++d) {
     if (dims[d] != shape[d]) {
-      sprintf(g_error, "%.300s: dimension %d is %lld, params.json says %lld", path, d, dims[d],
-              shape[d]);
+      char detail[96];
+      snprintf(detail, sizeof detail, "dimension %d is %lld, params.json says %lld", d, dims[d],
+               shape[d]);
       fclose(f);
-      return NULL;
+      return fail(path, detail), NULL;
     }
     if ((size_t)shape[d] > ((size_t)-1) / item / elements) {
       fclose(f);
@@ -343,35 +691,40 @@ static void* read_npy(const char* path, size_t item, int ndim, const long long* 
   return data;
 }
 
-static int write_npy(const char* path, void* data, size_t item, int ndim, const long long* shape) {
-  char header[128];
+/* dir/name: a .npy of `item`-byte little-endian floats of `shape` (ndim 1 or 2). */
+static int write_npy(const struct folder* dir, const char* name, void* data, size_t item, int ndim,
+                     const long long* shape) {
+  /* The dictionary (at most 2 x 20 digits) and its padding to a multiple of 64. */
+  char header[256];
   size_t len, elements = 1, total;
-  int d, ok;
-  FILE* f;
+  int d, n, ok;
+  struct output out;
   if (ndim == 2) {
-    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld, %lld), }",
-            (unsigned)item, shape[0], shape[1]);
+    n = snprintf(header, sizeof header,
+                 "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld, %lld), }",
+                 (unsigned)item, shape[0], shape[1]);
   } else {
-    sprintf(header, "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }", (unsigned)item,
-            shape[0]);
+    n = snprintf(header, sizeof header,
+                 "{'descr': '<f%u', 'fortran_order': False, 'shape': (%lld,), }", (unsigned)item,
+                 shape[0]);
   }
+  /* Room for the padding below (at most 64 bytes) is checked with the dictionary. */
+  if (n < 0 || (size_t)n + 64 >= sizeof header) return fail(name, "header too long");
   for (d = 0; d < ndim; ++d) elements *= (size_t)shape[d];
   /* Pad with spaces and a newline so the data starts at a multiple of 64. */
-  len = strlen(header);
+  len = (size_t)n;
   total = (10 + len + 1 + 63) / 64 * 64;
   while (10 + len + 1 < total) header[len++] = ' ';
   header[len++] = '\n';
-  f = fopen(path, "wb");
-  if (!f) return fail(path, "cannot write");
-  fwrite("\x93NUMPY\x01\x00", 1, 8, f);
-  fputc((int)(len & 0xff), f);
-  fputc((int)(len >> 8), f);
-  fwrite(header, 1, len, f);
+  if (output_begin(&out, dir, name) != 0) return -1;
+  ok = fwrite("\x93NUMPY\x01\x00", 1, 8, out.f) == 8;
+  ok = fputc((int)(len & 0xff), out.f) != EOF && ok;
+  ok = fputc((int)(len >> 8), out.f) != EOF && ok;
+  ok = fwrite(header, 1, len, out.f) == len && ok;
   to_or_from_little_endian((unsigned char*)data, elements, item);
-  ok = fwrite(data, item, elements, f) == elements;
+  ok = fwrite(data, item, elements, out.f) == elements && ok;
   to_or_from_little_endian((unsigned char*)data, elements, item);
-  if (fclose(f) != 0 || !ok) return fail(path, "write error");
-  return 0;
+  return output_end(&out, dir, ok);
 }
 
 /* ---- status.json ---------------------------------------------------------- */
@@ -392,33 +745,28 @@ static void write_json_string(FILE* f, const char* s) {
 }
 
 /* error == NULL: the call ran and returned status. */
-static int write_status(const char* dir, const char* entry, int status, const char* error) {
-  char path[PATH_CAP];
-  FILE* f;
-  if (join(path, dir, "status.json") != 0) return -1;
-  f = fopen(path, "wb");
-  if (!f) return fail(path, "cannot write");
-  fprintf(f, "{\n  \"harness_target\": \"%s\",\n  \"entry_point\": ", HARNESS_TARGET);
-  write_json_string(f, entry);
+static int write_status(const struct folder* dir, const char* entry, int status,
+                        const char* error) {
+  struct output out;
+  if (output_begin(&out, dir, "status.json") != 0) return -1;
+  fprintf(out.f, "{\n  \"harness_target\": \"%s\",\n  \"entry_point\": ", HARNESS_TARGET);
+  write_json_string(out.f, entry);
   if (error) {
-    fprintf(f, ",\n  \"status\": null,\n  \"harness_error\": ");
-    write_json_string(f, error);
+    fprintf(out.f, ",\n  \"status\": null,\n  \"harness_error\": ");
+    write_json_string(out.f, error);
   } else {
-    fprintf(f, ",\n  \"status\": %d,\n  \"message\": ", status);
-    write_json_string(f, bng_status_string(status));
+    fprintf(out.f, ",\n  \"status\": %d,\n  \"message\": ", status);
+    write_json_string(out.f, bng_status_string(status));
   }
-  fprintf(f, "\n}\n");
-  return fclose(f) == 0 ? 0 : fail(path, "write error");
+  fprintf(out.f, "\n}\n");
+  return output_end(&out, dir, 1); /* output_end checks ferror */
 }
 
 /* Outputs of an earlier run would be judged as this run's: remove them first. */
-static void remove_outputs(const char* dir) {
+static void remove_outputs(const struct folder* dir) {
   static const char* const names[] = {"dx.npy", "dbias.npy", "dscale.npy", "status.json"};
-  char path[PATH_CAP];
   size_t i;
-  for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
-    if (join(path, dir, names[i]) == 0) remove(path);
-  }
+  for (i = 0; i < sizeof names / sizeof names[0]; ++i) folder_remove(dir, names[i]);
 }
 
 /* ---- the call ------------------------------------------------------------- */
@@ -485,7 +833,7 @@ static int call_entry(const char* e, const void* x, const void* dy, void* dx, vo
 
 enum case_result { CASE_RAN, CASE_OTHER_TARGET, CASE_ERROR };
 
-static enum case_result run_case(const char* dir) {
+static enum case_result run_case(const struct folder* dir) {
   static char text[PARAMS_CAP];
   static const char* const inputs[] = {"x.npy", "dy.npy", "mean.npy", "invar.npy", "scale.npy"};
   char path[PATH_CAP];
@@ -498,7 +846,8 @@ static enum case_result run_case(const char* dir) {
   int i, status = 0, rc = -1;
 
   g_error[0] = '\0';
-  if (join(path, dir, "params.json") != 0 || read_text(path, text, sizeof text) != 0 ||
+  if (join(path, dir->path, "params.json") != 0 ||
+      read_text(dir, "params.json", path, text, sizeof text) != 0 ||
       parse_params(text, &pr, path) != 0) {
     remove_outputs(dir);
     write_status(dir, "?", 0, g_error);
@@ -517,15 +866,16 @@ static enum case_result run_case(const char* dir) {
   vector[0] = pr.channel;
   elements = (size_t)pr.batch * (size_t)pr.channel;
   for (i = 0; i < 5; ++i) {
-    if (join(path, dir, inputs[i]) != 0) goto done;
-    in[i] = i < 2 ? read_npy(path, data_item, 2, matrix) : read_npy(path, stats_item, 1, vector);
+    if (join(path, dir->path, inputs[i]) != 0) goto done;
+    in[i] = i < 2 ? read_npy(dir, inputs[i], path, data_item, 2, matrix)
+                  : read_npy(dir, inputs[i], path, stats_item, 1, vector);
     if (!in[i]) goto done;
   }
   dx = malloc(elements * data_item);
   dbias = malloc((size_t)pr.channel * stats_item);
   dscale = malloc((size_t)pr.channel * stats_item);
   if (!dx || !dbias || !dscale) {
-    fail(dir, "out of memory for the outputs");
+    fail(dir->path, "out of memory for the outputs");
     goto done;
   }
   /* 0xff bytes are a NaN in both formats: an output the library leaves unwritten cannot pass. */
@@ -548,9 +898,9 @@ static enum case_result run_case(const char* dir) {
   call.status = status;
   BNG_HARNESS_AFTER_CALL(&call);
   if (status == 0) {
-    if (join(path, dir, "dx.npy") != 0 || write_npy(path, dx, data_item, 2, matrix) != 0 ||
-        join(path, dir, "dbias.npy") != 0 || write_npy(path, dbias, stats_item, 1, vector) != 0 ||
-        join(path, dir, "dscale.npy") != 0 || write_npy(path, dscale, stats_item, 1, vector) != 0) {
+    if (write_npy(dir, "dx.npy", dx, data_item, 2, matrix) != 0 ||
+        write_npy(dir, "dbias.npy", dbias, stats_item, 1, vector) != 0 ||
+        write_npy(dir, "dscale.npy", dscale, stats_item, 1, vector) != 0) {
       goto done;
     }
   }
@@ -582,27 +932,56 @@ static void count(struct totals* t, enum case_result r, const char* dir) {
   }
 }
 
+/* A cases.txt line that was not run: nothing is read, written or deleted for
+ * it. `verdict` and `why` say what was wrong with it. */
+static void skip_line(struct totals* t, const char* list, unsigned long number, const char* line,
+                      size_t n, const char* verdict, const char* why) {
+  char shown[81];
+  printable(shown, line, n);
+  ++t->errors;
+  fprintf(stderr, "bng_harness: %s line %lu: '%s%s' %s: %s; nothing read or written for it\n", list,
+          number, shown, n > 80 ? "..." : "", verdict, why);
+}
+
+/* The cases of a pack (a folder with cases.txt), or the one case folder arg. */
 static int run_path(const char* arg, struct totals* t) {
-  char list[PATH_CAP], line[PATH_CAP], dir[PATH_CAP];
-  FILE* f;
-  if (join(list, arg, "cases.txt") != 0) return -1;
-  f = fopen(list, "rb");
-  if (!f) { /* one case folder */
-    count(t, run_case(arg), arg);
+  static char line[LINE_CAP + 1];
+  char list_path[PATH_CAP];
+  struct folder root, dir;
+  unsigned long number = 0;
+  size_t n;
+  int absent = 0, rc = 0;
+  FILE* list;
+  if (join(list_path, arg, "cases.txt") != 0) return -1;
+  if (folder_open_given(&root, arg) != 0) {
+    ++t->errors;
+    fprintf(stderr, "bng_harness: %s\n", g_error);
     return 0;
   }
-  while (fgets(line, sizeof line, f)) {
-    size_t n = strlen(line);
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
-    if (n == 0) continue;
-    if (join(dir, arg, line) != 0) {
-      ++t->errors;
-      continue;
-    }
-    count(t, run_case(dir), dir);
+  list = folder_read(&root, "cases.txt", &absent);
+  if (!list) {
+    if (absent) count(t, run_case(&root), arg); /* one case folder */
+    folder_close(&root);
+    return absent ? 0 : -1;
   }
-  fclose(f);
-  return 0;
+  while (read_line(list, line, &n)) {
+    const char* why;
+    ++number;
+    if (n == 0) continue;
+    why = refuse_case_line(line, n);
+    if (why) {
+      skip_line(t, list_path, number, line, n, "refused", why);
+    } else if (folder_open_below(&dir, &root, line) != 0) {
+      skip_line(t, list_path, number, line, n, "not run", g_error);
+    } else {
+      count(t, run_case(&dir), dir.path);
+      folder_close(&dir);
+    }
+  }
+  if (ferror(list)) rc = fail(list_path, "read error");
+  fclose(list);
+  folder_close(&root);
+  return rc;
 }
 
 int main(int argc, char** argv) {
