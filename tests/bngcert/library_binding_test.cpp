@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "bng/properties/runner.hpp"
 #include "library_binding.hpp"
 #include "library_identity.hpp"
 
@@ -61,6 +62,34 @@ TEST(LibraryBinding, AnotherFileHashedIsReportedNamingBoth) {
 
   const std::string other = binding_mismatch(identify_library(BNG_MT7004_LIBRARY), symbol);
   EXPECT_NE(other.find("not the file hashed"), std::string::npos) << other;
+}
+
+// The loader reuses an object already loaded under the same path without
+// opening the file again: a file replaced at that path after loading is
+// hashed, but the old one runs. bind_library refuses it, naming both.
+TEST(LibraryBinding, ALibraryReplacedAfterLoadingIsRefused) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("bng_binding_replaced_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path lib = dir / "libvendor.so", next = dir / "next.so";
+  fs::copy_file(BNG_FT78NE_LIBRARY, lib);
+  ASSERT_NE(::dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL), nullptr) << ::dlerror();
+  fs::copy_file(BNG_FT78NE_LIBRARY, next);
+  fs::rename(next, lib);  // the same bytes, another file
+
+  const prop::Target ft78ne = prop::target("ft78ne");
+  prop::set_library_path(ft78ne, lib.string());
+  try {
+    bind_library(ft78ne);
+    ADD_FAILURE() << "a replaced library was bound";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("not the file hashed"), std::string::npos) << m;
+    EXPECT_NE(m.find(lib.string() + " ("), std::string::npos) << m;
+    EXPECT_NE(m.find(lib.string() + " (deleted)"), std::string::npos)
+        << "the file mapped, as the kernel names it now: " << m;
+  }
+  fs::remove_all(dir);
 }
 
 TEST(LibraryBinding, MemoryOfNoFileIsNoLibrary) {

@@ -119,29 +119,33 @@ TEST(BngcertLibraries, ALibraryWhereNoneRunsIsRefused) {
   EXPECT_TRUE(has(r, "has no effect there")) << r.output;
   EXPECT_TRUE(has(r, "runs no library")) << r.output;
 
-  const fs::path pack = dir.path() / "pack";
-  r = bngcert("export" + kSmall + lib + " --out " + pack.string());
+  const fs::path refused_pack = dir.path() / "refused_pack";
+  r = bngcert("export" + kSmall + lib + " --out " + refused_pack.string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_TRUE(has(r, "export: --lib-ft78ne")) << r.output;
   EXPECT_TRUE(has(r, "has no effect there")) << r.output;
-  EXPECT_FALSE(fs::exists(pack)) << "refused before any work";
+  EXPECT_FALSE(fs::exists(refused_pack)) << "refused before any work";
   EXPECT_EQ(bngcert("export --help").output.find("--lib-"), std::string::npos)
       << "not offered where it is refused";
 
+  const fs::path pack = dir.path() / "pack";
   ASSERT_EQ(bngcert("export" + kSmall + " --out " + pack.string()).status, 0);
   r = bngcert("check --pack " + pack.string() + lib + check_out);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_TRUE(has(r, "has no effect there")) << r.output;
 
   // A target the run does not load.
-  r = bngcert("certify --targets mt7004 --cases 1" + lib + " --out " +
-              (dir.path() / "cert").string());
+  r = bngcert("certify --targets mt7004 --families ordinary --cases 1 --max-size 5" + lib +
+              " --out " + (dir.path() / "cert_targets").string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_TRUE(has(r, "--targets do not include ft78ne")) << r.output;
 
-  // Two files for one library: the variable would silently win over the option.
-  r = shell("BNG_LIB_FT78NE='" + std::string(BNG_MT7004_LIBRARY) + "' " + BNGCERT_EXE + " certify" +
-            kSmall + lib + " --out " + (dir.path() / "cert").string());
+  // Two files for one library (both the ft78ne library): the variable would
+  // silently win over the option.
+  const fs::path copy = dir.path() / "copy.so";
+  fs::copy_file(BNG_FT78NE_LIBRARY, copy);
+  r = shell("BNG_LIB_FT78NE='" + copy.string() + "' " + BNGCERT_EXE + " certify" + kSmall + lib +
+            " --out " + (dir.path() / "cert_env").string());
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_TRUE(has(r, "name different files")) << r.output;
 }
@@ -150,22 +154,23 @@ TEST(BngcertLibraries, ALibraryWhereNoneRunsIsRefused) {
 // written), naming the option or variable and the path, absolute.
 TEST(BngcertLibraries, APathThatIsNoRegularFileIsRefusedAtOnce) {
   Scratch dir("lib_missing");
-  const fs::path out = dir.path() / "cert";
-  Result r = bngcert_in(dir.path(), "", "certify --lib-ft78ne no_such.so" + kSmall + " --out cert");
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_TRUE(has(
-      r, "--lib-ft78ne no_such.so (" + (dir.path() / "no_such.so").string() + "): no such file"))
-      << r.output;
-  EXPECT_FALSE(fs::exists(out)) << "refused before any work";
-
-  r = bngcert("certify --lib-ft78ne " + dir.path().string() + kSmall + " --out " + out.string());
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_TRUE(has(r, "a directory, not a regular file")) << r.output;
-
-  r = bngcert_in(dir.path(), "BNG_LIB_FT78NE=gone.so", "certify" + kSmall + " --out cert");
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_TRUE(has(r, "BNG_LIB_FT78NE gone.so")) << r.output;
-  EXPECT_FALSE(fs::exists(out)) << "refused before any work";
+  int runs = 0;
+  const auto expect_refused = [&](const std::string& env, const std::string& lib_option,
+                                  const std::string& want) {
+    const std::string out = "cert" + std::to_string(++runs);
+    const Result r = bngcert_in(dir.path(), env, "certify" + lib_option + kSmall + " --out " + out);
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_TRUE(has(r, want)) << r.output;
+    EXPECT_FALSE(fs::exists(dir.path() / out)) << "refused before any work: " << r.output;
+  };
+  expect_refused(
+      "", " --lib-ft78ne no_such.so",
+      "--lib-ft78ne no_such.so (" + (dir.path() / "no_such.so").string() + "): no such file");
+  expect_refused("", " --lib-ft78ne " + dir.path().string(),
+                 "--lib-ft78ne " + dir.path().string() + ": a directory, not a regular file");
+  expect_refused(
+      "BNG_LIB_FT78NE=gone.so", "",
+      "BNG_LIB_FT78NE gone.so (" + (dir.path() / "gone.so").string() + "): no such file");
 
   // "link/../libvendor.so" is real/libvendor.so for the kernel but would be
   // dir/libvendor.so once normalised: two files, so refused.
@@ -173,9 +178,5 @@ TEST(BngcertLibraries, APathThatIsNoRegularFileIsRefusedAtOnce) {
   fs::create_directory_symlink(dir.path() / "real" / "sub", dir.path() / "link");
   fs::copy_file(BNG_FT78NE_LIBRARY, dir.path() / "real" / "libvendor.so");
   fs::copy_file(BNG_DECOY_LIBRARY, dir.path() / "libvendor.so");
-  r = bngcert_in(dir.path(), "",
-                 "certify --lib-ft78ne link/../libvendor.so" + kSmall + " --out cert");
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_TRUE(has(r, "its '..' follows a symbolic link")) << r.output;
-  EXPECT_FALSE(fs::exists(out)) << "refused before any work";
+  expect_refused("", " --lib-ft78ne link/../libvendor.so", "its '..' follows a symbolic link");
 }
