@@ -1,15 +1,19 @@
 // Loading the shipped libraries. Each target's .so is opened once, RTLD_LOCAL
 // so the libraries' identical fp_* names never resolve to each other, and
 // never closed: the kernels keep a persistent core pool whose threads must not
-// outlive their code.
+// outlive their code. Always by an absolute path (library_file), so that the
+// file loaded is the file named, never one dlopen found by searching.
 #include <dlfcn.h>
 #include <elf.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <mutex>
@@ -22,7 +26,8 @@ namespace bng::prop {
 namespace {
 
 struct Slot {
-  std::string override_path;
+  std::string override_path;  // from set_library_path, as library_file gave it
+  std::string loaded_path;    // the file dlopen opened, once handle is set
   void* handle = nullptr;
 };
 
@@ -45,15 +50,18 @@ constexpr BuiltLibrary kBuiltLibraries[] = {
 
 std::string built_path(Target t) {
   for (const BuiltLibrary& b : kBuiltLibraries) {
-    if (b.target == target_name(t)) return b.path;
+    if (b.target == target_name(t)) {
+      return library_file(b.path, "this build's " + std::string(target_name(t)) + " library");
+    }
   }
   throw std::logic_error("this build has no library of target " + std::string(target_name(t)));
 }
 
 std::string path_locked(Target t) {
+  if (slot(t).handle != nullptr) return slot(t).loaded_path;
   const std::string env_name = library_env_var(t);
   const char* env = std::getenv(env_name.c_str());
-  if (env != nullptr && *env != '\0') return env;
+  if (env != nullptr && *env != '\0') return library_file(env, env_name);
   if (!slot(t).override_path.empty()) return slot(t).override_path;
   return built_path(t);
 }
@@ -68,8 +76,21 @@ void* handle_locked(Target t) {
       throw std::runtime_error("cannot load " + std::string(target_name(t)) + " library " + path +
                                ": " + (err != nullptr ? err : "unknown dlopen error"));
     }
+    s.loaded_path = path;
   }
   return s.handle;
+}
+
+std::string stat_error(int err) {
+  return err == ENOENT ? "no such file" : std::strerror(err);
+}
+
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
 }
 
 // Symbols every shared object may carry from the linker itself, not from the
@@ -80,6 +101,41 @@ bool linker_symbol(const std::string& name) {
 }
 
 }  // namespace
+
+std::string library_file(const std::string& path, const std::string& origin) {
+  if (path.empty()) throw std::invalid_argument(origin + ": an empty path names no library file");
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec).lexically_normal();
+  if (ec) {
+    throw std::invalid_argument(
+        origin + " " + path +
+        ": cannot be made absolute (the current directory is unknown: " + ec.message() + ")");
+  }
+  const std::string named =
+      absolute == path ? path : path + " (" + absolute.string() + ")";  // both, when they differ
+  struct stat given {};
+  if (::stat(path.c_str(), &given) != 0) {
+    throw std::invalid_argument(origin + " " + named + ": " + stat_error(errno));
+  }
+  if (!S_ISREG(given.st_mode)) {
+    throw std::invalid_argument(origin + " " + named + ": " + kind_of(given.st_mode) +
+                                ", not a regular file (a shared library)");
+  }
+  // "link/../x" is x beside the link's target for the kernel, but x beside the
+  // link once normalised: refuse rather than load another file than meant.
+  // Without '..', normalising only drops '.' and repeated slashes.
+  const std::filesystem::path as_given(path);
+  const bool dot_dot =
+      std::find(as_given.begin(), as_given.end(), std::filesystem::path("..")) != as_given.end();
+  struct stat normal {};
+  if (dot_dot && (::stat(absolute.c_str(), &normal) != 0 || normal.st_dev != given.st_dev ||
+                  normal.st_ino != given.st_ino)) {
+    throw std::invalid_argument(origin + " " + named +
+                                ": its '..' follows a symbolic link, so without the '..' it names "
+                                "another file or none; give the path without '..'");
+  }
+  return absolute.string();
+}
 
 std::string library_env_var(Target t) {
   std::string name = "BNG_LIB_";
@@ -93,13 +149,14 @@ std::string library_path(Target t) {
   return path_locked(t);
 }
 
-void set_library_path(Target t, std::string path) {
+void set_library_path(Target t, const std::string& path, const std::string& origin) {
+  std::string file = library_file(path, origin);
   std::lock_guard lock(g_mutex);
   if (slot(t).handle != nullptr) {
     throw std::logic_error("set_library_path(" + std::string(target_name(t)) +
                            ") after the library was loaded");
   }
-  slot(t).override_path = std::move(path);
+  slot(t).override_path = std::move(file);
 }
 
 void* find_symbol(Target t, const char* name) {

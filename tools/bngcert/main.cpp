@@ -25,6 +25,7 @@
 #include "diff_command.hpp"
 #include "export.hpp"
 #include "isa_choice.hpp"
+#include "library_options.hpp"
 #include "npy.hpp"
 #include "pack_check.hpp"
 #include "shard.hpp"
@@ -82,10 +83,17 @@ std::vector<std::string> target_choices() {
   return names;
 }
 
-void add_common(CLI::App* app, LibraryPaths& libs, Progress::Style& progress) {
+// Where a subcommand runs no library (check, export), --lib-* is still parsed
+// but hidden from --help, so that giving it is refused with the reason
+// (library_options.hpp) rather than ignored.
+enum class Libraries { loaded, refused };
+
+void add_common(CLI::App* app, LibraryPaths& libs, Progress::Style& progress,
+                Libraries use = Libraries::loaded) {
   for (auto& [name, path] : libs) {
-    app->add_option("--lib-" + name, path,
-                    "libbatchnormgrad_" + name + ".so to load instead of this build's");
+    CLI::Option* lib = app->add_option(
+        "--lib-" + name, path, "libbatchnormgrad_" + name + ".so to load instead of this build's");
+    if (use == Libraries::refused) lib->group("");
   }
   app->add_option("--progress", progress,
                   "progress on stderr: auto (bar on a terminal, else lines), bar, lines, none")
@@ -140,7 +148,7 @@ void resolve_campaign(CampaignOptions& o, const std::vector<std::string>& target
 
 void apply_libraries(const LibraryPaths& libs) {
   for (const auto& [name, path] : libs) {
-    if (!path.empty()) bng::prop::set_library_path(bng::prop::target(name), path);
+    if (!path.empty()) bng::prop::set_library_path(bng::prop::target(name), path, "--lib-" + name);
   }
 }
 
@@ -257,7 +265,7 @@ int main(int argc, char** argv) {
   check->add_option("--jobs,-j", check_opts.jobs, "worker threads (default: one per core)")
       ->check(CLI::Range(0, kMaxJobs));
   add_shard(check, check_shard)->needs(check_pack);
-  add_common(check, libs, check_opts.progress);
+  add_common(check, libs, check_opts.progress, Libraries::refused);
 
   CampaignOptions export_opts;
   std::vector<std::string> export_targets, export_modes;
@@ -267,7 +275,7 @@ int main(int argc, char** argv) {
       "write a campaign's cases as a pack of .npy case folders for a device to run (the C "
       "harness, tools/harness), to judge with `check --pack`");
   add_campaign(export_cmd, export_opts, export_targets, export_modes);
-  add_common(export_cmd, libs, export_opts.progress);
+  add_common(export_cmd, libs, export_opts.progress, Libraries::refused);
   export_cmd->add_option("--out,-o", export_out, "pack directory (new)")->required();
   add_shard(export_cmd, export_shard)
       ->description(
@@ -336,15 +344,29 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*check) {
+      bng::cert::refuse_libraries(
+          libs, "check",
+          "check judges outputs computed elsewhere (a dump, a board's pack) against the exact "
+          "reference and runs no library (certify runs one; verify checks a file against a "
+          "certificate)");
+    }
+    if (*export_cmd) {
+      bng::cert::refuse_libraries(libs, "export",
+                                  "export writes the campaign's inputs only; the harness on the "
+                                  "board runs the library it was built with");
+    }
     apply_libraries(libs);
     if (*report) {
       resolve_campaign(report_opts, report_targets, report_modes);
+      bng::cert::settle_libraries(libs, report_opts.targets);
       report_opts.shard = shard_of(report_shard);
       if (!report_isa.empty()) bng::cert::choose_isa(report_isa);
       return bng::cert::run_report(report_opts, report_out);
     }
     if (*certify) {
       resolve_campaign(certify_opts, certify_targets, certify_modes);
+      bng::cert::settle_libraries(libs, certify_opts.targets);
       certify_opts.shard = shard_of(certify_shard);
       if (certify_isa == "all") {
         return bng::cert::run_certify_every_path(

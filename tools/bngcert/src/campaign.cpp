@@ -13,6 +13,7 @@
 
 #include "bng/properties/runner.hpp"
 #include "bng/reference/reference.hpp"
+#include "library_binding.hpp"
 
 namespace bng::cert {
 namespace {
@@ -240,12 +241,9 @@ CampaignResult run_campaign(const CampaignOptions& options) {
   // Job j keeps its index in the whole plan as its order: ties between shards
   // break as they would in one process.
   const std::vector<std::size_t> jobs = owned_jobs(plan.cases.size(), options.shard);
-  // Load both libraries up front: a missing .so is one clear error, not one per thread.
-  for (prop::Target t : options.targets) {
-    if (!prop::find_symbol(t, "bng_status_string")) {
-      throw std::runtime_error(fmt::format("{} has no bng_status_string", prop::library_path(t)));
-    }
-  }
+  // Every library hashed, checked and loaded before any case runs: a refused
+  // or missing .so is one clear error, not one per thread (library_binding.hpp).
+  for (prop::Target t : options.targets) bind_library(t);
 
   result.started_utc = utc_now();
   const auto start = std::chrono::steady_clock::now();

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace bng::cert {
@@ -14,6 +15,11 @@ struct SectionRead {
   std::string error;                 // why not, when bytes is empty
 };
 
+// From the file's bytes already in memory (`file_name` names it in errors):
+// the section comes from exactly the bytes that were hashed.
+SectionRead read_elf_section(std::span<const unsigned char> file, const std::string& file_name,
+                             const std::string& name);
+// From the file at `file` (read whole, as a regular file).
 SectionRead read_elf_section(const std::filesystem::path& file, const std::string& name);
 
 }  // namespace bng::cert

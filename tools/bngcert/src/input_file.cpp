@@ -41,6 +41,11 @@ std::string file_kind(const std::filesystem::path& path) {
 
 std::vector<unsigned char> read_regular_file(const std::filesystem::path& path,
                                              std::uint64_t max_bytes, Links links) {
+  return read_identified_file(path, max_bytes, links).bytes;
+}
+
+IdentifiedBytes read_identified_file(const std::filesystem::path& path, std::uint64_t max_bytes,
+                                     Links links) {
   const std::string name = path.string();
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
@@ -71,7 +76,9 @@ std::vector<unsigned char> read_regular_file(const std::filesystem::path& path,
   }
   // Back to blocking reads: a regular file never blocks, but be plain about it.
   ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK);
-  std::vector<unsigned char> bytes;
+  IdentifiedBytes read;
+  read.file = {static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)};
+  std::vector<unsigned char>& bytes = read.bytes;
   try {
     bytes.resize(static_cast<std::size_t>(size));
   } catch (const std::bad_alloc&) {
@@ -92,7 +99,7 @@ std::vector<unsigned char> read_regular_file(const std::filesystem::path& path,
   if (::read(f.fd, &extra, 1) > 0) {
     throw InputError(fmt::format("{}: grew beyond {} bytes while being read", name, size));
   }
-  return bytes;
+  return read;
 }
 
 std::string read_text_file(const std::filesystem::path& path, std::uint64_t max_bytes,

@@ -38,6 +38,22 @@ std::vector<unsigned char> read_regular_file(const std::filesystem::path& path,
 std::string read_text_file(const std::filesystem::path& path, std::uint64_t max_bytes,
                            Links links = Links::follow);
 
+// Which file bytes were read from: the device and inode fstat gave for the
+// descriptor they came through (a second look at the path may see another
+// file, renamed there meanwhile).
+struct FileId {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  bool operator==(const FileId&) const = default;
+};
+struct IdentifiedBytes {
+  std::vector<unsigned char> bytes;
+  FileId file;
+};
+// read_regular_file, and which file it read.
+IdentifiedBytes read_identified_file(const std::filesystem::path& path, std::uint64_t max_bytes,
+                                     Links links = Links::follow);
+
 // What lies at `path` without following a final symlink: "missing",
 // "a directory", "a regular file", "a symbolic link", "a FIFO", "a device", ...
 std::string file_kind(const std::filesystem::path& path);

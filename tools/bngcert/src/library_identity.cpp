@@ -5,6 +5,7 @@
 
 #include "bng/optimized/isa.hpp"
 #include "elf_section.hpp"
+#include "input_file.hpp"
 #include "sha256.hpp"
 
 namespace bng::cert {
@@ -12,6 +13,8 @@ namespace {
 
 constexpr const char* kRecordSection = ".bng_build";
 constexpr const char* kRecordHeader = "bng-build-record 1";
+// Larger than any library of this project by far; the file is read whole.
+constexpr std::uint64_t kMaxLibraryBytes = std::uint64_t{1} << 30;
 
 std::vector<std::string> words(const std::string& s) {
   std::istringstream in(s);
@@ -62,9 +65,13 @@ bool parse_build_record(const std::string& text, std::map<std::string, std::stri
 LibraryIdentity identify_library(const std::filesystem::path& file) {
   LibraryIdentity id;
   id.path = file.string();
-  id.sha256 = sha256_file(file);
-  id.size = std::filesystem::file_size(file);
-  const SectionRead s = read_elf_section(file, kRecordSection);
+  // One read: the hash, the size and the record are of the same bytes, and
+  // `file` says which file they came from.
+  const IdentifiedBytes read = read_identified_file(file, kMaxLibraryBytes);
+  id.sha256 = sha256_hex(read.bytes);
+  id.size = read.bytes.size();
+  id.file = read.file;
+  const SectionRead s = read_elf_section(read.bytes, id.path, kRecordSection);
   if (!s.bytes) {
     id.record_error = s.error + " (no build record: not built by this project's CMake)";
   } else if (!parse_build_record(*s.bytes, &id.record, &id.record_error)) {

@@ -1,6 +1,8 @@
 // What a certificate says of each library it judged: the exact file (path,
 // size, SHA-256), the build recorded in that file (optimized/build_record.cpp)
-// and the ISA path its kernels ran on in this process.
+// and the ISA path its kernels ran on in this process. All of it comes from
+// one read of the file, whose device and inode are kept so that the file
+// loaded can be held against it (library_binding.hpp).
 #pragma once
 
 #include <filesystem>
@@ -10,12 +12,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "input_file.hpp"
+
 namespace bng::cert {
 
 struct LibraryIdentity {
   std::string path;
   std::uintmax_t size = 0;
   std::string sha256;
+  FileId file;  // the file read (not recorded: a device and inode mean nothing elsewhere)
   // The build record's key=value lines; empty, with record_error saying why,
   // when the file has none (not a library of this project, or too old).
   std::map<std::string, std::string> record;
@@ -24,7 +29,8 @@ struct LibraryIdentity {
   std::string isa_ran;                 // the path its kernels run on here ("" if unknown)
 };
 
-// Throws std::runtime_error when the file cannot be read at all.
+// Throws InputError (a std::runtime_error) when the file cannot be read at
+// all or is not a regular file.
 LibraryIdentity identify_library(const std::filesystem::path& file);
 
 // The record's text as key/value pairs; false (with `error`) when it is not a

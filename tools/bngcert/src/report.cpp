@@ -11,6 +11,7 @@
 #include "bng/properties/runner.hpp"
 #include "build_info.hpp"
 #include "case_files.hpp"
+#include "library_binding.hpp"
 #include "library_identity.hpp"
 
 namespace bng::cert {
@@ -126,13 +127,10 @@ std::vector<prop::Target> judged_targets(const std::vector<KernelTally>& kernels
 
 json build_json(const std::vector<prop::Target>& judged) {
   json libs = json::object();
+  // The identity taken when the library was bound, before its cases ran: the
+  // file hashed is the file that ran (library_binding.hpp).
   for (prop::Target t : judged) {
-    const std::string path = prop::library_path(t);
-    try {
-      libs[std::string(prop::target_name(t))] = identity_json(identify_library(path));
-    } catch (const std::exception& e) {
-      libs[std::string(prop::target_name(t))] = {{"path", path}, {"error", e.what()}};
-    }
+    libs[std::string(prop::target_name(t))] = identity_json(bind_library(t));
   }
   return {{"tool", tool_build_json()}, {"isa", isa_json()}, {"libraries", libs}};
 }

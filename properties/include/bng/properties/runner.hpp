@@ -15,15 +15,28 @@ namespace bng::prop {
 
 // ---- the libraries -----------------------------------------------------------
 
-// Path of a target's shared library: the environment variable
-// library_env_var(t) (BNG_LIB_<NAME>, e.g. BNG_LIB_MT7004) if set, else what
-// set_library_path() gave, else the file this build produced (baked in at
-// compile time, for every target of the registry).
+// A library file as dlopen is given it: absolute (a relative path is taken
+// against the current directory: a name without a slash would otherwise make
+// dlopen search LD_LIBRARY_PATH and the system's directories and load another
+// file) and lexically normal. Throws std::invalid_argument naming `origin` (the
+// option or variable that gave the path) and the path when it is not an
+// existing regular file, or when removing its '..' lexically would name
+// another file (a '..' after a symbolic link).
+std::string library_file(const std::string& path, const std::string& origin);
+
+// Path of a target's shared library, as library_file() gives it: the
+// environment variable library_env_var(t) (BNG_LIB_<NAME>, e.g.
+// BNG_LIB_MT7004) if set, else what set_library_path() gave, else the file
+// this build produced (baked in at compile time, for every target of the
+// registry). Once the library is loaded: the file loaded, whatever the
+// environment says later.
 std::string library_path(Target t);
 std::string library_env_var(Target t);
-// Point the runner at another build of the libraries (bngcert --lib-*). Must be
-// called before the target's first use; throws std::logic_error afterwards.
-void set_library_path(Target t, std::string path);
+// Point the runner at another build of the libraries (bngcert --lib-*): `path`
+// as library_file(path, origin) gives it, checked now. Must be called before
+// the target's first use; throws std::logic_error afterwards.
+void set_library_path(Target t, const std::string& path,
+                      const std::string& origin = "set_library_path");
 
 // Address of an exported symbol of the target's library, nullptr if absent.
 // Loads the library on first use (throws std::runtime_error with dlerror()).
