@@ -10,6 +10,7 @@
 #include "bng/properties/runner.hpp"
 #include "cli.hpp"
 #include "json_input.hpp"
+#include "library_binding.hpp"
 #include "library_identity.hpp"
 #include "pack_reader.hpp"
 
@@ -47,7 +48,8 @@ std::string mismatch(const ShardRecord& s, std::uint64_t job, const std::string&
 }
 
 // A campaign case is re-run here through the libraries the shards judged:
-// this process must load the same files.
+// this process must load the same files (by SHA-256), bound as a campaign
+// binds them (library_binding.hpp).
 std::string library_difference(const ShardRecord& s, const CampaignPlan& plan) {
   for (const auto& k : plan.kernels) {
     const std::string target(prop::target_name(k.kernel.target));
@@ -56,12 +58,14 @@ std::string library_difference(const ShardRecord& s, const CampaignPlan& plan) {
                                      libs[target]["sha256"].is_string()
                                  ? libs[target]["sha256"].get<std::string>()
                                  : "";
-    const std::string path = prop::library_path(k.kernel.target);
-    std::string have;
+    std::string have, path;
     try {
-      have = identify_library(path).sha256;
+      // Bound as a campaign binds it: the file hashed is the file that runs.
+      const LibraryIdentity& bound = bind_library(k.kernel.target);
+      have = bound.sha256;
+      path = bound.path;
     } catch (const std::exception& e) {
-      return fmt::format("recheck: the {} library here cannot be read: {}", target, e.what());
+      return fmt::format("recheck: the {} library here cannot be used: {}", target, e.what());
     }
     if (have != want) {
       return fmt::format(
