@@ -261,8 +261,10 @@ int main(int argc, char** argv) {
   LibraryPaths verify_libs = no_library_paths();
   CLI::App* verify = app.add_subcommand(
       "verify",
-      "check a certificate later: its digest, and that it covers exactly these library files "
-      "(default: the paths it recorded); exit 0 only if both hold");
+      "check a certificate later: its digest, that it covers exactly these library files "
+      "(default: the paths it recorded), and its verdict; exit 0 only for an intact release "
+      "PASS, 1 intact but FAIL, PARTIAL or not a release verdict, 3 the digest or a library "
+      "differs, 2 not a certificate");
   verify
       ->add_option("certificate", verify_opts.certificate,
                    "certificate.json, or the directory holding it")

@@ -13,6 +13,9 @@ namespace bng::cert {
 
 // Exit statuses: 0 pass (report: ran), 1 a judged failure, 2 bad usage or input.
 inline constexpr int kExitPass = 0, kExitFail = 1, kExitError = 2;
+// verify: the certificate, or a file it covers, is not as recorded (digest,
+// library).
+inline constexpr int kExitMismatch = 3;
 
 inline constexpr std::int64_t kDefaultBlockElements = std::int64_t{1} << 18;
 
@@ -34,8 +37,12 @@ struct MergeOptions {
 };
 int run_merge(const MergeOptions& options);
 
-// bngcert verify: does the certificate still hold its digest, and does it
-// cover exactly these library files (given, or the paths it recorded)?
+// bngcert verify: does the certificate still hold its digest, does it cover
+// exactly these library files (given, or the paths it recorded), and does it
+// record a release PASS? Exit 0: all three; 1: the first two, but the verdict
+// recorded is FAIL, PARTIAL or not a release verdict; 3: the digest differs,
+// or a library differs or is not covered; 2: not a certificate, unreadable,
+// bad usage.
 struct VerifyOptions {
   std::filesystem::path certificate;  // certificate.json, or the directory holding it
   std::map<std::string, std::filesystem::path> libraries;  // target -> file
