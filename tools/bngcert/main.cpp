@@ -211,7 +211,9 @@ int main(int argc, char** argv) {
                    "the target (" + bng::prop::target_names(" or ") + "): whose declared α judges")
       ->check(CLI::IsMember(target_choices()));
   check->add_option("--alpha", check_opts.alpha,
-                    "judge with this α instead of the target's declared one");
+                    "investigation only: judge with this α instead of the target's declared one "
+                    "(the verdict then says it is NOT a release verdict; an \"alpha\" in "
+                    "params.json is always ignored)");
   check->add_option("--out,-o", check_opts.out, "report directory")->capture_default_str();
   check
       ->add_option("--block-elements", check_opts.block_elements,
