@@ -24,6 +24,7 @@
 #include "npy.hpp"
 #include "pack_check.hpp"
 #include "shard.hpp"
+#include "sign_command.hpp"
 
 namespace {
 
@@ -264,9 +265,8 @@ int main(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand(
       "verify",
       "check a certificate later: its digest, that it covers exactly these library files "
-      "(default: the paths it recorded), and its verdict; exit 0 only for an intact release "
-      "PASS, 1 intact but FAIL, PARTIAL or not a release verdict, 3 the digest or a library "
-      "differs, 2 not a certificate");
+      "(default: the paths it recorded), optionally its signature, and its verdict; exit 0 only "
+      "for an intact release PASS (statuses below)");
   verify
       ->add_option("certificate", verify_opts.certificate,
                    "certificate.json, or the directory holding it")
@@ -275,6 +275,11 @@ int main(int argc, char** argv) {
     verify->add_option("--lib-" + name, path, "the " + name + " library file to check");
   }
   accept_progress(verify, quick_progress);
+  bng::cert::add_verify_signature_options(verify, verify_opts);
+
+  bng::cert::SignOptions sign_opts;
+  CLI::App* sign = bng::cert::add_sign_command(app, sign_opts);
+  accept_progress(sign, quick_progress);
 
   try {
     app.parse(argc, argv);
@@ -341,6 +346,7 @@ int main(int argc, char** argv) {
       return bng::cert::kExitPass;
     }
     if (*diff) return bng::cert::run_diff(diff_opts);
+    if (*sign) return bng::cert::run_sign(sign_opts);
     if (*merge) return bng::cert::run_merge(merge_opts);
     if (*families) {
       for (const auto& f : bng::prop::families()) {
