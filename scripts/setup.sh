@@ -14,6 +14,7 @@ packages=(
   libbenchmark-dev libdnnl-dev               # benchmarks against oneDNN
   libcli11-dev nlohmann-json3-dev libfmt-dev # bngcert
   libssl-dev                                 # bngcert: SHA-256 (libcrypto) of packs, libraries, certificates
+  openssh-client                             # bngcert sign / verify --signature: ssh-keygen -Y
   gappa                                      # proofs/: the kernels' error bounds
   parallel                                   # tests/cluster: sharded campaigns through GNU parallel
   patch                                      # scripts/bites.sh: plants bugs in a scratch copy

@@ -203,7 +203,8 @@ TEST(BngcertCli, VersionNamesTheToolsOwnBuild) {
 
 // verify: the files and the certificate as certify left them pass; a library
 // with one byte changed, a certificate with its verdict or a count edited,
-// and a file for a target the certificate did not judge do not.
+// and a file for a target the certificate did not judge do not (exit 3: not
+// as recorded; verify_cli_test.cpp has the other statuses).
 TEST(BngcertVerify, ConfirmsTheFilesAndCatchesAnyEdit) {
   Scratch dir("verify");
   const fs::path cert_dir = dir.path() / "cert";
@@ -233,11 +234,11 @@ TEST(BngcertVerify, ConfirmsTheFilesAndCatchesAnyEdit) {
     f.write(&b, 1);
   }
   r = bngcert("verify " + cert.string() + " --lib-mt7004 " + copy.string());
-  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_EQ(r.status, 3) << r.output;
   EXPECT_NE(r.output.find("DIFFERS"), std::string::npos) << r.output;
 
   r = bngcert("verify " + cert.string() + " --lib-ft78ne " + lib.string());
-  EXPECT_EQ(r.status, 1) << "the certificate judged no ft78ne library: " << r.output;
+  EXPECT_EQ(r.status, 3) << "the certificate judged no ft78ne library: " << r.output;
 
   const auto edited = [&](const std::string& name, auto change) {
     auto e = c;
@@ -247,14 +248,14 @@ TEST(BngcertVerify, ConfirmsTheFilesAndCatchesAnyEdit) {
     return bngcert("verify " + p.string());
   };
   r = edited("verdict.json", [](nlohmann::json& e) { e["verdict"] = "fail"; });
-  EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("edited"), std::string::npos) << r.output;
+  EXPECT_EQ(r.status, 3) << r.output;
+  EXPECT_NE(r.output.find("changed after its digest was computed"), std::string::npos) << r.output;
   r = edited("count.json", [](nlohmann::json& e) { e["runs"][0]["outputs"] = 1; });
-  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_EQ(r.status, 3) << r.output;
   r = edited("hash.json", [](nlohmann::json& e) {
     e["build"]["libraries"]["mt7004"]["sha256"] = std::string(64, '0');
   });
-  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_EQ(r.status, 3) << r.output;
   r = edited("reformatted.json", [](nlohmann::json&) {});
   EXPECT_EQ(r.status, 0) << "whitespace is not content: " << r.output;
 

@@ -167,7 +167,7 @@ namespace {
 struct Breakage {
   const char* name;
   void (*apply)(const fs::path& dir);
-  const char* file;    // the file the message must name ("" for none)
+  const char* file;    // the file (or what names it) the message must name ("" for none)
   const char* phrase;  // what the message must say
 };
 
@@ -217,7 +217,19 @@ TEST(Check, EveryBadInputIsRefusedClearly) {
        },
        "dx.npy", "has shape (5, 6)"},
       {"stats shape mismatch", [](const fs::path& d) { rewrite(d / "mean.npy", DType::f4, {4}); },
-       "mean.npy", "needs (5,)"},
+       "x.npy, dy.npy and dx.npy of shape (6, 5), mean.npy of shape (4,) and invar.npy, scale.npy, "
+       "dbias.npy and dscale.npy of shape (5,)",
+       "mean.npy, invar.npy, scale.npy, dbias.npy and dscale.npy must all have one shape"},
+      {"stats shape mismatch with x.npy",
+       [](const fs::path& d) {
+         for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f4, {4});
+         write_bytes(d / "params.json", R"({"is_train": 1, "target": "mt7004"})");
+       },
+       "x.npy, dy.npy and dx.npy of shape (6, 5) and mean.npy, invar.npy, scale.npy, dbias.npy and "
+       "dscale.npy of shape (4,)",
+       "x.npy's last dimension, the channel count, is 5, so each of mean.npy, invar.npy, "
+       "scale.npy, dbias.npy and dscale.npy needs shape (5,)"},
       {"truncated",
        [](const fs::path& d) {
          const auto b = read_bytes(d / "dx.npy");
@@ -244,18 +256,90 @@ TEST(Check, EveryBadInputIsRefusedClearly) {
        "", "ft78ne has no hp kernel"},
       {"broken params", [](const fs::path& d) { write_bytes(d / "params.json", "{\"batch\": 6,"); },
        "params.json", "not valid JSON"},
-      {"params wrong type",
+      // Every field of params.json of another type: the file, the key, what it must be.
+      {"is_train a string",
        [](const fs::path& d) {
          write_bytes(d / "params.json", R"({"is_train": "yes", "target": "mt7004"})");
        },
-       "params.json", "'is_train' has the wrong type"},
+       "params.json", "'is_train' must be an integer in [0, 1], not \"yes\""},
+      {"is_train a fraction",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"is_train": 0.5, "target": "mt7004"})");
+       },
+       "params.json", "'is_train' must be an integer in [0, 1], not 0.5"},
+      {"batch a string",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"batch": "6", "is_train": 1, "target": "mt7004"})");
+       },
+       "params.json", "'batch' must be an integer in [1, 9223372036854775807], not \"6\""},
+      {"channel beyond 64 bits",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"channel": 1e30, "is_train": 1, "target": "mt7004"})");
+       },
+       "params.json", "'channel' must be an integer in [1, 9223372036854775807], not 1e+30"},
+      {"target a list",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"is_train": 1, "target": ["mt7004"]})");
+       },
+       "params.json", "'target' must be a string, not array"},
+      {"target unknown",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"is_train": 1, "target": "mt7005"})");
+       },
+       "params.json", "'target' is \"mt7005\", which is no target"},
+      {"params an array", [](const fs::path& d) { write_bytes(d / "params.json", "[1, 2]"); },
+       "params.json", "must be a JSON object"},
       {"no target", [](const fs::path& d) { write_bytes(d / "params.json", R"({"is_train": 1})"); },
-       "", "target"},
+       "params.json", "the target that produced the outputs (ft78ne or mt7004) is needed"},
+      {"no params", [](const fs::path& d) { fs::remove(d / "params.json"); }, "params.json",
+       "the mode is needed: give --is-train 1 (training) or 0 (inference), or 'is_train' in"},
+      // A batch or channel that disagrees with the data: the file that says so
+      // and every array concerned, with their shapes.
       {"batch disagrees",
        [](const fs::path& d) {
          write_bytes(d / "params.json", R"({"batch": 4, "is_train": 1, "target": "mt7004"})");
        },
-       "x.npy", "batch = 4"},
+       "params.json: 'batch' is 4",
+       "x.npy, dy.npy and dx.npy of shape (6, 5) and mean.npy, invar.npy, scale.npy, dbias.npy and "
+       "dscale.npy of shape (5,): 6 rows of 5 channels, so batch is 6 there"},
+      {"channel disagrees",
+       [](const fs::path& d) {
+         write_bytes(d / "params.json", R"({"channel": 3, "is_train": 1, "target": "mt7004"})");
+       },
+       "params.json: 'channel' is 3",
+       "x.npy, dy.npy and dx.npy of shape (6, 5) and mean.npy, invar.npy, scale.npy, dbias.npy and "
+       "dscale.npy of shape (5,): 3 channels need each of mean.npy, invar.npy, scale.npy, "
+       "dbias.npy and dscale.npy to have shape (3,) and x.npy's last dimension to be 3"},
+      {"channel of a flat x disagrees with the per-channel arrays",
+       [](const fs::path& d) {
+         for (const char* n : {"x", "dy", "dx"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f4, {30});
+         write_bytes(d / "params.json", R"({"channel": 6, "is_train": 1, "target": "mt7004"})");
+       },
+       "params.json: 'channel' is 6",
+       "x.npy, dy.npy and dx.npy of shape (30,) and mean.npy, invar.npy, scale.npy, dbias.npy and "
+       "dscale.npy of shape (5,): 6 channels need each of mean.npy, invar.npy, scale.npy, "
+       "dbias.npy "
+       "and dscale.npy to have shape (6,) (leave"},
+      // batch × channel = 2^62 × 4 wraps to the 0 elements of empty arrays:
+      // refused by division, never multiplied into a reference of 2^62 rows.
+      {"batch that would overflow",
+       [](const fs::path& d) {
+         for (const char* n : {"x", "dy", "dx"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f4, {0, 4});
+         for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f4, {4});
+         write_bytes(d / "params.json",
+                     R"({"batch": 4611686018427387904, "is_train": 1, "target": "mt7004"})");
+       },
+       "params.json: 'batch' is 4611686018427387904", "0 rows of 4 channels, so batch is 0 there"},
+      {"no rows",
+       [](const fs::path& d) {
+         for (const char* n : {"x", "dy", "dx"})
+           rewrite(d / (std::string(n) + ".npy"), DType::f4, {0, 5});
+         write_bytes(d / "params.json", R"({"is_train": 1, "target": "mt7004"})");
+       },
+       "x.npy, dy.npy and dx.npy of shape (0, 5)", "no rows: a call has at least one"},
   };
   Scratch dir("badinput");
   const Case c = make_case(Combo::fp, 6, 5, 1);
@@ -275,4 +359,56 @@ TEST(Check, EveryBadInputIsRefusedClearly) {
     EXPECT_EQ(run.output.find("terminate"), std::string::npos)
         << b.name << ": crashed: " << run.output;
   }
+}
+
+// A mistyped --dir is said first and plainly, not as a missing is_train.
+TEST(Check, ADumpDirectoryThatIsNotThereIsSaidFirst) {
+  Scratch dir("nodir");
+  const fs::path out = dir.path() / "out";
+  auto run = bngcert("check --dir " + (dir.path() / "nope").string() + " --out " + out.string());
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find((dir.path() / "nope").string() + ": no such directory"),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("is_train"), std::string::npos) << run.output;
+
+  write_bytes(dir.path() / "file.npy", "not a directory");
+  run = bngcert("check --dir " + (dir.path() / "file.npy").string() + " --out " + out.string());
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("file.npy: a regular file, not a directory"), std::string::npos)
+      << run.output;
+}
+
+// A call whose reference does not fit in memory: said with the shape and what
+// could help, never a bare std::bad_alloc. The process gets 100 MB of address
+// space: enough for bngcert and a small dump, not for the exact reference of
+// 2^20 rows (about 150 bytes a row).
+TEST(Check, ADumpTooLargeForMemoryIsSaidSo) {
+  Scratch dir("memory");
+  using bng::cert::npy::DType;
+  const fs::path small = dir.path() / "small", large = dir.path() / "large";
+  write_dump(small, make_case(Combo::fp, 6, 5, 1), perfect(make_case(Combo::fp, 6, 5, 1)),
+             "mt7004");
+  fs::create_directories(large);
+  const std::int64_t rows = std::int64_t{1} << 20;
+  for (const char* n : {"x", "dy", "dx"})
+    rewrite(large / (std::string(n) + ".npy"), DType::f4, {rows, 1});
+  for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"})
+    rewrite(large / (std::string(n) + ".npy"), DType::f4, {1});
+  write_bytes(large / "params.json", R"({"is_train": 1, "target": "mt7004"})");
+
+  const auto limited = [&](const fs::path& dump) {
+    return bngcert_test::shell("ulimit -v 100000 && " + std::string(BNGCERT_EXE) + " check --dir " +
+                               dump.string() + " --out " + (dir.path() / "out").string() +
+                               " --jobs 1 --progress none");
+  };
+  auto run = limited(small);
+  ASSERT_EQ(run.status, 0) << "the limit leaves room for bngcert itself: " << run.output;
+  run = limited(large);
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find(large.string() + ": out of memory judging the dump (1048576 × 1)"),
+            std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("its 1048576 rows cannot be judged"), std::string::npos) << run.output;
+  EXPECT_EQ(run.output.find("bad_alloc"), std::string::npos) << run.output;
 }

@@ -8,7 +8,8 @@ CLI::App* add_diff_command(CLI::App& app, DiffOptions& o) {
   CLI::App* diff = app.add_subcommand(
       "diff",
       "compare two releases' report.json (or certificate.json) files; exit 1 if NEW is worse "
-      "anywhere");
+      "anywhere, 2 if they cannot be compared (e.g. either was judged at another α than the "
+      "kernels' declared one, check --alpha)");
   diff->add_option("old", o.old_file, "the last release's report.json or certificate.json")
       ->required();
   diff->add_option("new", o.new_file, "this release's file of the same kind")->required();

@@ -29,6 +29,7 @@
 #include "npy.hpp"
 #include "pack_check.hpp"
 #include "shard.hpp"
+#include "sign_command.hpp"
 
 namespace {
 
@@ -255,7 +256,9 @@ int main(int argc, char** argv) {
                    "the target (" + bng::prop::target_names(" or ") + "): whose declared α judges")
       ->check(CLI::IsMember(target_choices()));
   check->add_option("--alpha", check_opts.alpha,
-                    "judge with this α instead of the target's declared one");
+                    "investigation only: judge with this α instead of the target's declared one "
+                    "(the verdict then says it is NOT a release verdict; an \"alpha\" in "
+                    "params.json is always ignored)");
   check->add_option("--out,-o", check_opts.out, "report directory")->capture_default_str();
   check
       ->add_option("--block-elements", check_opts.block_elements,
@@ -325,8 +328,9 @@ int main(int argc, char** argv) {
   LibraryPaths verify_libs = no_library_paths();
   CLI::App* verify = app.add_subcommand(
       "verify",
-      "check a certificate later: its digest, and that it covers exactly these library files "
-      "(default: the paths it recorded); exit 0 only if both hold");
+      "check a certificate later: its digest, that it covers exactly these library files "
+      "(default: the paths it recorded), optionally its signature, and its verdict; exit 0 only "
+      "for an intact release PASS (statuses below)");
   verify
       ->add_option("certificate", verify_opts.certificate,
                    "certificate.json, or the directory holding it")
@@ -335,6 +339,11 @@ int main(int argc, char** argv) {
     verify->add_option("--lib-" + name, path, "the " + name + " library file to check");
   }
   accept_progress(verify, quick_progress);
+  bng::cert::add_verify_signature_options(verify, verify_opts);
+
+  bng::cert::SignOptions sign_opts;
+  CLI::App* sign = bng::cert::add_sign_command(app, sign_opts);
+  accept_progress(sign, quick_progress);
 
   try {
     app.parse(argc, argv);
@@ -415,6 +424,7 @@ int main(int argc, char** argv) {
       return bng::cert::kExitPass;
     }
     if (*diff) return bng::cert::run_diff(diff_opts);
+    if (*sign) return bng::cert::run_sign(sign_opts);
     if (*merge) {
       const bool libs_given = std::any_of(merge_libs.begin(), merge_libs.end(),
                                           [](const auto& l) { return !l.second.empty(); });

@@ -3,7 +3,8 @@
 //   x.npy dy.npy dx.npy           [batch, channel] (or [N, H, W, channel]), data dtype
 //   mean.npy invar.npy scale.npy  [channel], statistics dtype
 //   dbias.npy dscale.npy          [channel], statistics dtype
-//   params.json                   batch, channel, is_train, target (+ optional alpha)
+//   params.json                   batch, channel, is_train, target (an "alpha" there is
+//                                 ignored: α is the kernel's declared one)
 // The dtypes name the type combination: '<f4' everywhere is fp, '<f2'
 // everywhere hp, '<f2' data with '<f4' statistics mp.
 #pragma once

@@ -46,6 +46,8 @@ json run_json(const json& report) {
                        {"isa", k.value("isa", json(nullptr))},
                        {"alpha", k["alpha"]},
                        {"alpha_hex", k["alpha_hex"]},
+                       {"declared_alpha", k["declared_alpha"]},
+                       {"declared_alpha_hex", k["declared_alpha_hex"]},
                        {"cases", k["cases"]},
                        {"calls", k["calls"]},
                        {"call_errors", k["call_errors"]},
@@ -109,7 +111,8 @@ std::string certificate_digest(const json& certificate) {
 json certificate_json(const std::vector<json>& reports) {
   if (reports.empty()) throw std::runtime_error("a certificate needs at least one report");
   json runs = json::array();
-  bool pass = true, partial = false;
+  bool pass = true, partial = false, release = true;
+  std::string release_note;
   std::int64_t failed = 0, call_errors = 0;
   for (const json& r : reports) {
     runs.push_back(run_json(r));
@@ -117,6 +120,11 @@ json certificate_json(const std::vector<json>& reports) {
     partial = partial || r["verdict"].value("partial", false);
     failed += r["verdict"]["failed_outputs"].get<std::int64_t>();
     call_errors += r["verdict"]["call_errors"].get<std::int64_t>();
+    // Every run's note when they differ (one per ISA path), once when they agree.
+    const std::string note = r["verdict"]["release_note"].get<std::string>();
+    if (release_note.find(note) == std::string::npos)
+      release_note += (release_note.empty() ? "" : "; ") + note;
+    release = release && r["verdict"]["is_release_verdict"].get<bool>();
   }
   json c = {
       {"schema", "bngcert-certificate"},
@@ -124,10 +132,16 @@ json certificate_json(const std::vector<json>& reports) {
       {"verdict", partial ? "partial"
                   : pass  ? "pass"
                           : "fail"},
+      // A release verdict only when every kernel was judged at its declared α
+      // (release_verdict.hpp); `bngcert verify` exits 0 on nothing else.
+      {"is_release_verdict", release},
+      {"release_note", release_note},
       {"criterion",
-       "every output y within 1·ulp(y*) + α·M of the exact reference y* (SPEC §5), α the "
-       "kernel's declared bound; every valid call returns 0 and writes only its outputs; on "
-       "every ISA path listed"},
+       fmt::format("every output y within 1·ulp(y*) + α·M of the exact reference y* (SPEC §5), "
+                   "α {}; every valid call returns 0 and writes only its outputs; on every ISA "
+                   "path listed",
+                   release ? "the kernel's declared bound"
+                           : "as given for investigation (NOT the kernel's declared bound)")},
       {"build",
        {{"tool", reports.front()["build"]["tool"]}, {"libraries", judged_libraries(reports)}}},
       {"campaign", campaign_json(reports.front()["run"])},
@@ -144,8 +158,11 @@ std::string render_certificate_markdown(const json& c) {
   const json& run = c["campaign"];
   const bool pass = c["verdict"] == "pass";
   const bool partial = c["verdict"] == "partial";
-  const std::string word = partial ? "PARTIAL" : verdict_word(pass);
+  const bool release = c["is_release_verdict"].get<bool>();
+  const std::string word =
+      (partial ? "PARTIAL" : verdict_word(pass)) + (release ? "" : " — NOT a release verdict");
   std::string md = fmt::format("# BatchNormGrad accuracy certificate — {}\n\n", word);
+  if (!release) md += fmt::format("> {}\n\n", c["release_note"].get<std::string>());
   for (const auto& r : c["runs"]) {
     if (!r.contains("sharding")) continue;
     const json& sh = r["sharding"];

@@ -2,8 +2,10 @@
 // or more ISA paths — every output within its kernel's declared α, every
 // valid call succeeded — with the tool's build, the identity of each library
 // judged (file hash, recorded build) and the ISA path each run used, as
-// certificate.json and certificate.md. A digest over the canonical JSON lets
-// `bngcert verify` detect an edited certificate.
+// certificate.json and certificate.md. Whether the verdict is a release
+// verdict (every kernel at its declared α) is recorded beside it. A digest
+// over the canonical JSON lets `bngcert verify` detect an edited certificate;
+// only a signature (bngcert sign) says who wrote it.
 #pragma once
 
 #include <filesystem>

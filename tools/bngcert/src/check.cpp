@@ -1,12 +1,13 @@
 // `bngcert check`: judges outputs computed elsewhere (a dump from a target's
-// hardware) against the exact reference. Each file is read whole, once
-// (input_file.hpp), and judged a block of channels at a time (dump_judge.hpp),
-// so the reference's working set stays bounded however large the call was,
-// and the blocks are judged on every core.
+// hardware) against the exact reference, at the kernel's declared α. The
+// files are read whole (input_file.hpp) and judged a block of channels at a
+// time (dump_judge.hpp), so the reference's working set stays bounded however
+// many channels the call has, and the blocks are judged on every core.
 #include <algorithm>
 #include <chrono>
-#include <fstream>
+#include <cmath>
 #include <map>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -17,7 +18,9 @@
 #include "certificate.hpp"
 #include "cli.hpp"
 #include "dump_judge.hpp"
-#include "json_input.hpp"
+#include "dump_params.hpp"
+#include "dump_shapes.hpp"
+#include "input_file.hpp"
 #include "report.hpp"
 
 namespace bng::cert {
@@ -25,23 +28,6 @@ namespace bng::cert {
 using nlohmann::json;
 
 namespace {
-
-json read_params(const std::filesystem::path& p) {
-  json j = read_json_file(p, kMaxSmallJsonBytes);
-  if (!j.is_object()) throw InputError(fmt::format("{}: expected a JSON object", p.string()));
-  return j;
-}
-
-template <typename T>
-std::optional<T> param(const json& j, const char* key, const std::filesystem::path& file) {
-  if (!j.contains(key)) return std::nullopt;
-  try {
-    return j.at(key).get<T>();
-  } catch (const json::exception&) {
-    throw InputError(
-        fmt::format("{}: '{}' has the wrong type ({})", file.string(), key, j.at(key).dump()));
-  }
-}
 
 // "fp, hp, mp"
 std::string combo_list(const std::vector<Combo>& combos) {
@@ -65,37 +51,39 @@ std::string dtype_word(npy::DType t) {
   return "?";
 }
 
+// A dump too large for this machine's memory: what was being held, and what
+// can make it smaller.
+std::string out_of_memory(const CheckOptions& o, const DumpShape& s, std::int64_t width,
+                          std::int64_t jobs) {
+  std::string advice;
+  if (jobs > 1) advice += fmt::format("; --jobs 1 holds one block instead of {}", jobs);
+  if (width > 1) advice += "; a smaller --block-elements puts fewer channels in a block";
+  if (advice.empty()) {
+    advice = fmt::format(
+        "; a block is already one channel on one job: its {} rows cannot be judged "
+        "on this machine (channels are independent, SPEC §4, rows are not)",
+        s.batch);
+  }
+  return fmt::format(
+      "{}: out of memory judging the dump ({} × {}): the exact reference of a block of {} "
+      "channel(s) × {} rows ({} elements) on each of {} job(s) did not fit{}",
+      o.dir.string(), s.batch, s.channel, width, s.batch, width * s.batch, jobs, advice);
+}
+
 }  // namespace
 
 int run_check(const CheckOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   const std::string started = utc_now();
+  require_dump_dir(o.dir);  // a mistyped --dir first, before anything it lacks
   prepare_output_dir(o.out);
 
-  // Parameters: params.json, then flags.
-  json params = json::object();
-  std::filesystem::path params_file = o.params.value_or(o.dir / "params.json");
-  if (o.params || std::filesystem::exists(params_file)) params = read_params(params_file);
-  std::optional<std::int64_t> batch =
-      o.batch ? o.batch : param<std::int64_t>(params, "batch", params_file);
-  std::optional<std::int64_t> channel =
-      o.channel ? o.channel : param<std::int64_t>(params, "channel", params_file);
-  std::optional<int> is_train =
-      o.is_train ? o.is_train : param<int>(params, "is_train", params_file);
-  std::optional<std::string> target =
-      o.target ? o.target : param<std::string>(params, "target", params_file);
-  std::optional<double> alpha = o.alpha ? o.alpha : param<double>(params, "alpha", params_file);
-  if (!is_train || (*is_train != 0 && *is_train != 1)) {
-    throw InputError("is_train (0 or 1) is needed: give --is-train or 'is_train' in params.json");
-  }
-  const std::optional<prop::Target> found = target ? prop::find_target(*target) : std::nullopt;
-  if (!found) {
-    throw InputError(
-        fmt::format("the target that produced the outputs ({}) is needed: give --target or "
-                    "'target' in params.json",
-                    prop::target_names(" or ")));
-  }
-  const prop::Target tgt = *found;
+  // The call: flags, then params.json. α is not read from there (dump_params.hpp).
+  const DumpParams params = resolve_dump_params(o);
+  for (const std::string& note : params.notes) fmt::print(stderr, "bngcert: check: {}\n", note);
+  const prop::Target tgt = params.target;
+  const std::string target(prop::target_name(tgt));
+  const int is_train = params.is_train;
 
   // The eight arrays.
   DumpArrays a;
@@ -131,55 +119,35 @@ int run_check(const CheckOptions& o) {
   if (std::find(have.begin(), have.end(), *combo) == have.end()) {
     throw InputError(
         fmt::format("{} has no {} kernel (the files' dtypes say {}; the registry gives it {})",
-                    *target, combo_name(*combo), combo_name(*combo), combo_list(have)));
+                    target, combo_name(*combo), combo_name(*combo), combo_list(have)));
   }
 
   // Shapes: x is [batch, channel] or [N, H, W, channel] (batch = N·H·W).
-  const npy::Header& xh = a.at("x").header();
-  if (!channel) {
-    if (xh.shape.empty())
-      throw InputError(fmt::format("{}: a scalar; expected [batch, channel]", a.at("x").name()));
-    channel = xh.shape.back();
-  }
-  if (*channel < 1) throw InputError(fmt::format("channel must be at least 1, not {}", *channel));
-  if (!batch) batch = xh.elements() / *channel;
-  if (*batch < 1) throw InputError(fmt::format("batch must be at least 1, not {}", *batch));
-  if (xh.elements() != *batch * *channel || (xh.shape.size() >= 2 && xh.shape.back() != *channel)) {
-    throw InputError(fmt::format("{} has shape {} but batch = {} and channel = {} need [{}, {}]",
-                                 a.at("x").name(), xh.shape_string(), *batch, *channel, *batch,
-                                 *channel));
-  }
-  for (const char* n : {"dy", "dx"}) {
-    if (a.at(n).header().shape != xh.shape) {
-      throw InputError(fmt::format("{} has shape {} but x.npy has {}", a.at(n).name(),
-                                   a.at(n).header().shape_string(), xh.shape_string()));
-    }
-  }
-  for (const char* n : {"mean", "invar", "scale", "dbias", "dscale"}) {
-    const auto& s = a.at(n).header().shape;
-    if (s.size() != 1 || s[0] != *channel) {
-      throw InputError(fmt::format("{} has shape {} but channel = {} needs ({},)", a.at(n).name(),
-                                   a.at(n).header().shape_string(), *channel, *channel));
-    }
-  }
+  const CallSize size = check_dump_shapes(a, o.dir, params.batch, params.channel);
 
+  // α: the kernel's declared one; another only when asked on the command line,
+  // for investigation (the verdict then says it is not a release verdict).
   KernelTally tally;
   const double declared = prop::declared_alpha(tgt, *combo);
-  tally.kernel = {tgt, *combo, alpha.value_or(declared)};
-  if (!(tally.kernel.alpha >= 0)) throw InputError("alpha must be a non-negative number");
+  if (o.alpha && !(std::isfinite(*o.alpha) && *o.alpha >= 0)) {
+    throw InputError(fmt::format("--alpha {}: must be a finite non-negative number", *o.alpha));
+  }
+  tally.kernel = {tgt, *combo, o.alpha.value_or(declared)};
   tally.cases = 1;
   tally.calls["files in " + o.dir.string()] = 1;
 
-  const DumpShape shape{*combo, *batch, *channel, *is_train};
+  const DumpShape shape{*combo, size.batch, size.channel, is_train};
   const std::int64_t width = block_width(shape, o.block_elements);
-  const std::int64_t blocks = (*channel + width - 1) / width;
+  const std::int64_t blocks = (size.channel + width - 1) / width;
   const int jobs =
       o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  {
+  try {
     Progress progress("check", blocks, o.progress);
     Origin origin;
     origin.family = "input";
     judge_dump(a, shape, origin, 0, o.block_elements, jobs, tally, &progress);
+  } catch (const std::bad_alloc&) {
+    throw InputError(out_of_memory(o, shape, width, std::min<std::int64_t>(jobs, blocks)));
   }
 
   json inputs = json::object();
@@ -194,19 +162,17 @@ int run_check(const CheckOptions& o) {
       {"kind", "check"},
       {"input_dir", o.dir.string()},
       {"inputs", inputs},
-      {"batch", *batch},
-      {"channel", *channel},
-      {"is_train", *is_train},
-      {"mode", mode_name(*is_train)},
-      {"target", *target},
+      {"batch", size.batch},
+      {"channel", size.channel},
+      {"is_train", is_train},
+      {"mode", mode_name(is_train)},
+      {"target", target},
       {"combo", combo_name(*combo)},
       {"kernel", tally.kernel.name()},
       {"alpha", tally.kernel.alpha},
       {"alpha_hex", hex_double(tally.kernel.alpha)},
       {"declared_alpha", declared},
-      {"alpha_source", o.alpha                    ? "--alpha"
-                       : params.contains("alpha") ? "params.json"
-                                                  : "declared"},
+      {"alpha_source", o.alpha ? "--alpha" : "declared"},
       {"blocks", blocks},
       {"jobs", jobs},
       {"started_utc", started},
@@ -221,9 +187,14 @@ int run_check(const CheckOptions& o) {
   const json& v = report["verdict"];
   fmt::print(
       stderr,
-      "bngcert: check {} — {} outputs of {} judged at α = {}, {} beyond the bound; wrote {}/\n",
-      pass ? "PASS" : "FAIL", outputs, kernels[0].kernel.name(),
-      hex_double(kernels[0].kernel.alpha), v["failed_outputs"].get<std::int64_t>(), o.out.string());
+      "bngcert: check {}{} — {} outputs of {} judged at α = {}, {} beyond the bound; wrote {}/\n",
+      pass ? "PASS" : "FAIL", v["is_release_verdict"].get<bool>() ? "" : " (NOT a release verdict)",
+      outputs, kernels[0].kernel.name(), hex_double(kernels[0].kernel.alpha),
+      v["failed_outputs"].get<std::int64_t>(), o.out.string());
+  if (!v["is_release_verdict"].get<bool>()) {
+    fmt::print(stderr, "bngcert: check: {}\n", v["release_note"].get<std::string>());
+  }
+  // At the α judged: --alpha asks whether the outputs pass at that α.
   return pass ? kExitPass : kExitFail;
 }
 

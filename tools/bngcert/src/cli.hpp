@@ -14,6 +14,9 @@ namespace bng::cert {
 
 // Exit statuses: 0 pass (report: ran), 1 a judged failure, 2 bad usage or input.
 inline constexpr int kExitPass = 0, kExitFail = 1, kExitError = 2;
+// verify and sign: the certificate, or a file it covers, is not as recorded
+// (digest, library, signature).
+inline constexpr int kExitMismatch = 3;
 
 inline constexpr std::int64_t kDefaultBlockElements = std::int64_t{1} << 18;
 
@@ -36,11 +39,19 @@ struct MergeOptions {
 };
 int run_merge(const MergeOptions& options);
 
-// bngcert verify: does the certificate still hold its digest, and does it
-// cover exactly these library files (given, or the paths it recorded)?
+// bngcert verify: does the certificate still hold its digest, does it cover
+// exactly these library files (given, or the paths it recorded), (with
+// --signature) does the signature verify, and does it record a release PASS?
+// Exit 0: all four; 1: the first three, but the verdict recorded is FAIL,
+// PARTIAL or not a release verdict; 3: the digest differs, a library differs
+// or is not covered, or the signature does not verify; 2: not a certificate,
+// unreadable, a signature file missing, bad usage.
 struct VerifyOptions {
   std::filesystem::path certificate;  // certificate.json, or the directory holding it
   std::map<std::string, std::filesystem::path> libraries;  // target -> file
+  std::optional<std::filesystem::path> signature;          // FILE.sig (ssh-keygen -Y sign)
+  std::filesystem::path allowed_signers;                   // ssh-keygen's ALLOWED SIGNERS format
+  std::string identity;                                    // the signer expected there
 };
 int run_verify(const VerifyOptions& options);
 

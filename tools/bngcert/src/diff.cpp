@@ -3,7 +3,8 @@
 // reports); each row compares failures, worst bound use, the shares correctly
 // rounded and within 1 ulp, and the golden-data metrics. Any change for the
 // worse is a regression (exit 1): with the same campaign and seed the numbers
-// are deterministic, so a worse number is a real change, not noise.
+// are deterministic, so a worse number is a real change, not noise. Runs
+// judged at another α than the kernels' declared one are not compared at all.
 #include "diff.hpp"
 
 #include <cmath>
@@ -15,6 +16,7 @@
 
 #include "cli.hpp"
 #include "json_input.hpp"
+#include "release_verdict.hpp"
 
 namespace bng::cert {
 
@@ -173,6 +175,26 @@ int run_diff(const DiffOptions& o) {
           "schema versions differ ({} {} vs {}): regenerate the old one with this bngcert, or "
           "compare with the bngcert that wrote both",
           schema, old_doc.value("schema_version", 0), new_doc.value("schema_version", 0)));
+    }
+    // Only verdicts judged at the kernels' declared α are compared: at another
+    // α (check --alpha, or an older check that took α from params.json) the
+    // failures and bound use measure against another bound, and a "better"
+    // would only say that the bound was looser.
+    for (const auto& [doc, file] : {std::pair{&old_doc, &o.old_file}, {&new_doc, &o.new_file}}) {
+      ReleaseStatus release;
+      try {
+        release = recorded_release_status(*doc, file->string());
+      } catch (const InputError& e) {
+        throw DiffError(e.what());
+      }
+      if (!release.is_release_verdict) {
+        throw DiffError(fmt::format(
+            "{}: {}. diff compares runs judged at the kernels' declared α only: at another α "
+            "its failures and bound use are measured against another bound, so no figure of it "
+            "can improve on a release's or fall short of it (judge the outputs again without "
+            "--alpha)",
+            file->string(), release.note));
+      }
     }
     const bool report = schema == "bngcert-report";
     const json old_id = campaign_identity(old_doc, report),

@@ -15,8 +15,9 @@ struct DiffOptions {
 
 // Prints the comparison on stdout. Exit status: 0 nothing worse, 1 a
 // regression (a figure worse, or a row of OLD missing from NEW), 2 the files
-// cannot be compared (unreadable, different schema or schema version, or
-// different campaigns without --allow-different-campaigns).
+// cannot be compared (unreadable, different schema or schema version,
+// different campaigns without --allow-different-campaigns, or either judged
+// at another α than its kernels' declared one: not a release verdict).
 int run_diff(const DiffOptions& options);
 
 }  // namespace bng::cert

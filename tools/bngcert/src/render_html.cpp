@@ -23,7 +23,7 @@ h1{margin-bottom:4px}h2{border-bottom:2px solid #ddd;padding-bottom:4px;margin-t
 table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}tr.fail td{background:#fde8e8}
 .verdict{display:inline-block;padding:6px 14px;border-radius:4px;font-weight:bold;color:#fff}
-.pass{background:#2e7d32}.failv{background:#c62828}
+.pass{background:#2e7d32}.failv{background:#c62828}.notrelease{background:#6d4c41}
 .charts{display:flex;flex-wrap:wrap;gap:12px}
 svg{border:1px solid #ddd;background:#fff;max-width:100%;height:auto}
 svg .t{font:bold 13px sans-serif}svg .xl{font:11px sans-serif;text-anchor:middle}
@@ -76,14 +76,22 @@ std::string render_html(const json& r) {
   const json& run = r["run"];
   const json& v = r["verdict"];
   const bool pass = v["pass"].get<bool>();
+  // A verdict at another α than the kernels' own (check --alpha) must not look like a release's.
+  const bool release = v.value("is_release_verdict", true);
   std::string h = kHead;
   h += "<h1>BatchNormGrad error report</h1>\n";
   h += fmt::format(
-      "<p><span class=\"verdict {}\">{}</span> {} outputs of {} cases judged; {} beyond their "
+      "<p><span class=\"verdict {}\">{}{}</span> {} outputs of {} cases judged; {} beyond their "
       "kernel's bound 1·ulp(y*) + α·M; {} failed calls.</p>\n",
-      pass ? "pass" : "failv", verdict_word(v), html_escape(show(run["outputs"])),
+      !release ? "notrelease"
+      : pass   ? "pass"
+               : "failv",
+      verdict_word(v), release ? "" : " — NOT a release verdict", html_escape(show(run["outputs"])),
       html_escape(show(run["cases"])), html_escape(show(v["failed_outputs"])),
       html_escape(show(v["call_errors"])));
+  if (!release) {
+    h += fmt::format("<p><strong>{}</strong></p>\n", html_escape(v.value("release_note", "")));
+  }
   h += "<table>";
   if (run.contains("sharding")) {
     h += "<tr><th class=\"l\">shards</th>" + tdl(sharding_line(run["sharding"])) + "</tr>";

@@ -80,12 +80,15 @@ std::string render_markdown(const json& r) {
   const json& b = r["build"];
   const json& run = r["run"];
   const json& v = r["verdict"];
+  // A verdict at another α than the kernels' own (check --alpha) must not read like a release's.
+  const bool release = v.value("is_release_verdict", true);
   std::string md = "# BatchNormGrad error report\n\n";
   md += fmt::format(
-      "**Verdict: {}** — {} outputs of {} cases judged; {} beyond their kernel's bound "
+      "**Verdict: {}{}** — {} outputs of {} cases judged; {} beyond their kernel's bound "
       "`1·ulp(y*) + α·M`, {} failed calls.\n\n",
-      verdict_word(v), show(run["outputs"]), show(run["cases"]), show(v["failed_outputs"]),
-      show(v["call_errors"]));
+      verdict_word(v), release ? "" : " — NOT a release verdict", show(run["outputs"]),
+      show(run["cases"]), show(v["failed_outputs"]), show(v["call_errors"]));
+  if (!release) md += fmt::format("> {}\n\n", v.value("release_note", ""));
   for (const auto& [label, value] : build_rows(b)) md += fmt::format("- {}: {}\n", label, value);
   md += fmt::format("- Run: {}\n", run_line(run));
   if (run.contains("sharding")) md += fmt::format("- {}\n", sharding_line(run["sharding"]));

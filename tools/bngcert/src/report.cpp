@@ -13,6 +13,7 @@
 #include "case_files.hpp"
 #include "library_binding.hpp"
 #include "library_identity.hpp"
+#include "release_verdict.hpp"
 
 namespace bng::cert {
 
@@ -229,12 +230,15 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
     for (const auto& [order, m] : t.call_error_messages) call_error_messages.push_back(m);
     const json& lib =
         build["libraries"].value(std::string(prop::target_name(t.kernel.target)), json::object());
+    const double declared = prop::declared_alpha(t.kernel.target, t.kernel.combo);
     ks.push_back({{"name", t.kernel.name()},
                   {"target", prop::target_name(t.kernel.target)},
                   {"isa", lib.value("isa_ran", json(nullptr))},
                   {"combo", combo_name(t.kernel.combo)},
                   {"alpha", t.kernel.alpha},
                   {"alpha_hex", hex_double(t.kernel.alpha)},
+                  {"declared_alpha", declared},
+                  {"declared_alpha_hex", hex_double(declared)},
                   {"cases", t.cases},
                   {"calls", t.calls},
                   {"call_errors", t.call_errors},
@@ -249,6 +253,11 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
                   {"failed_outputs", failed},
                   {"call_errors", call_errors}};
   if (!missing.empty()) verdict["partial"] = true;
+  // Pass or fail, a verdict at another α than the kernels' own says nothing
+  // about a release (release_verdict.hpp).
+  const ReleaseStatus release = release_status(kernels);
+  verdict["is_release_verdict"] = release.is_release_verdict;
+  verdict["release_note"] = release.note;
   return {{"schema", "bngcert-report"},
           {"schema_version", kReportSchemaVersion},
           {"generated_utc", run.value("started_utc", "")},
