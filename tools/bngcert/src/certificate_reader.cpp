@@ -13,11 +13,17 @@ namespace bng::cert {
 using nlohmann::json;
 
 CertificateFile read_certificate(const std::filesystem::path& given) {
-  CertificateFile c;
   std::error_code ec;  // anything but a directory is read as the file itself, and refused there
-  c.path = std::filesystem::is_directory(given, ec) ? given / "certificate.json" : given;
+  const std::filesystem::path path =
+      std::filesystem::is_directory(given, ec) ? given / "certificate.json" : given;
+  return parse_certificate(read_text_file(path, kMaxJsonBytes), path);
+}
+
+CertificateFile parse_certificate(std::string bytes, const std::filesystem::path& path) {
+  CertificateFile c;
+  c.path = path;
   const std::string name = c.path.string();
-  c.bytes = read_text_file(c.path, kMaxJsonBytes);
+  c.bytes = std::move(bytes);
   c.json = parse_json(c.bytes, name);
   if (!c.json.is_object() || !has_member(c.json, "schema") || !c.json["schema"].is_string() ||
       c.json["schema"] != "bngcert-certificate") {

@@ -35,5 +35,8 @@ struct CertificateFile {
 // naming the file and what is wrong: unreadable, not JSON, a key twice, not a
 // bngcert certificate of the schema this tool reads, a field of another type.
 CertificateFile read_certificate(const std::filesystem::path& path);
+// The same from the file's bytes (what the certificate fuzzer drives); `path`
+// only names it in messages.
+CertificateFile parse_certificate(std::string bytes, const std::filesystem::path& path);
 
 }  // namespace bng::cert
