@@ -17,18 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 using bngcert_test::bngcert;
+using bngcert_test::expect_exit;
 using bngcert_test::read_json;
 using bngcert_test::read_text;
 using bngcert_test::Scratch;
 using Result = bngcert_test::Run;
 
 const std::string kTiny = " --targets mt7004 --functions hp --cases 1 --max-size 2";
-
-void expect(const Result& r, int status, const std::string& words) {
-  EXPECT_EQ(r.status, status) << r.output;
-  EXPECT_NE(r.output.find(words), std::string::npos) << "expected '" << words << "' in\n"
-                                                     << r.output;
-}
 
 // bngcert diff (it takes no --progress).
 Result diff(const std::string& args) {
@@ -60,7 +55,7 @@ TEST(HostileFiles, AnOutThatIsAFileFailsBeforeAnyCaseRuns) {
   for (const std::string& command : {"certify" + kTiny, "report" + kTiny, "export" + kTiny,
                                      "check --dir " + dir.path().string()}) {
     const Result r = bngcert(command + " --out " + out.string());
-    expect(r, 2, "exists and is not a directory");
+    expect_exit(r, 2, "exists and is not a directory");
     EXPECT_EQ(r.output.find("campaign:"), std::string::npos) << "no case may run: " << r.output;
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
@@ -71,17 +66,18 @@ TEST(HostileFiles, OutOfRangeNumbersAreRefusedNeverWrapped) {
   Scratch dir("numbers");
   const std::string out = " --out " + (dir.path() / "out").string();
   for (const char* seed : {"-1", "18446744073709551616", "1e3", "0x10", ""}) {
-    expect(bngcert("report" + kTiny + " --seed '" + std::string(seed) + "'" + out), 2, "seed");
+    expect_exit(bngcert("report" + kTiny + " --seed '" + std::string(seed) + "'" + out), 2, "seed");
   }
   ASSERT_EQ(bngcert("report" + kTiny + " --seed 18446744073709551615" + out).status, 0);
   EXPECT_EQ(read_json(dir.path() / "out" / "report.json")["run"]["seed"].get<std::uint64_t>(),
             18446744073709551615ull);
-  expect(bngcert("report" + kTiny + " --jobs 100000" + out), 2, "--jobs");
-  expect(bngcert("report" + kTiny + " --jobs -1" + out), 2, "--jobs");
-  expect(bngcert("report --targets mt7004 --functions hp --cases 1000000000" + out), 2, "--cases");
-  expect(bngcert("report" + kTiny + " --max-size 101" + out), 2, "--max-size");
-  expect(bngcert("check --dir " + dir.path().string() + " --block-elements 0" + out), 2,
-         "--block-elements");
+  expect_exit(bngcert("report" + kTiny + " --jobs 100000" + out), 2, "--jobs");
+  expect_exit(bngcert("report" + kTiny + " --jobs -1" + out), 2, "--jobs");
+  expect_exit(bngcert("report --targets mt7004 --functions hp --cases 1000000000" + out), 2,
+              "--cases");
+  expect_exit(bngcert("report" + kTiny + " --max-size 101" + out), 2, "--max-size");
+  expect_exit(bngcert("check --dir " + dir.path().string() + " --block-elements 0" + out), 2,
+              "--block-elements");
 }
 
 TEST(HostileFiles, FifosAndDeepFilesNeitherHangNorCrashAReader) {
@@ -89,24 +85,24 @@ TEST(HostileFiles, FifosAndDeepFilesNeitherHangNorCrashAReader) {
   const fs::path fifo = dir.path() / "report.json";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   const auto start = std::chrono::steady_clock::now();
-  expect(diff(fifo.string() + " " + fifo.string()), 2, "a FIFO, not a regular file");
-  expect(bngcert("verify " + fifo.string()), 2, "a FIFO, not a regular file");
+  expect_exit(diff(fifo.string() + " " + fifo.string()), 2, "a FIFO, not a regular file");
+  expect_exit(bngcert("verify " + fifo.string()), 2, "a FIFO, not a regular file");
   const fs::path dump = dir.path() / "dump";
   fs::create_directories(dump);
   ASSERT_EQ(::mkfifo((dump / "params.json").c_str(), 0600), 0);
-  expect(bngcert("check --dir " + dump.string() + " --out " + (dir.path() / "o").string()), 2,
-         "a FIFO, not a regular file");
+  expect_exit(bngcert("check --dir " + dump.string() + " --out " + (dir.path() / "o").string()), 2,
+              "a FIFO, not a regular file");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
 
   const fs::path deep = dir.path() / "deep.json";
   std::ofstream(deep) << R"({"schema": "bngcert-certificate", "x": )" << std::string(300000, '[')
                       << std::string(300000, ']') << "}";
-  expect(bngcert("verify " + deep.string()), 2, "nested deeper than");
-  expect(diff(deep.string() + " " + deep.string()), 2, "nested deeper than");
+  expect_exit(bngcert("verify " + deep.string()), 2, "nested deeper than");
+  expect_exit(diff(deep.string() + " " + deep.string()), 2, "nested deeper than");
   fs::remove(dump / "params.json");
   fs::copy_file(deep, dump / "params.json");
-  expect(bngcert("check --dir " + dump.string() + " --out " + (dir.path() / "o").string()), 2,
-         "nested deeper than");
+  expect_exit(bngcert("check --dir " + dump.string() + " --out " + (dir.path() / "o").string()), 2,
+              "nested deeper than");
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using bngcert_test::bngcert;
+using bngcert_test::expect_exit;
 using bngcert_test::read_json;
 using bngcert_test::read_text;
 using bngcert_test::Scratch;
@@ -68,11 +69,6 @@ class HostilePacks : public ::testing::Test {
     edit(to);
     return to;
   }
-  static void expect(const Result& r, int status, const std::string& words) {
-    EXPECT_EQ(r.status, status) << r.output;
-    EXPECT_NE(r.output.find(words), std::string::npos) << "expected '" << words << "' in\n"
-                                                       << r.output;
-  }
   static Scratch* dir_;
 };
 Scratch* HostilePacks::dir_ = nullptr;
@@ -87,7 +83,7 @@ TEST_F(HostilePacks, ACaseRemovedFromManifestAndListIsRefused) {
     lines.erase(lines.begin() + 3);
     write_lines(d / "cases.txt", lines);
   });
-  expect(check(p), 2, "a case was removed or added after export");
+  expect_exit(check(p), 2, "a case was removed or added after export");
 }
 
 TEST_F(HostilePacks, ACaseNamePointedAtAnotherCasesFolderIsRefused) {
@@ -99,7 +95,7 @@ TEST_F(HostilePacks, ACaseNamePointedAtAnotherCasesFolderIsRefused) {
     lines[2] = lines[3];
     write_lines(d / "cases.txt", lines);
   });
-  expect(check(p), 2, "not the case list its campaign generates");
+  expect_exit(check(p), 2, "not the case list its campaign generates");
 }
 
 TEST_F(HostilePacks, AChangedInputWithItsEntryDeletedIsRefused) {
@@ -114,7 +110,7 @@ TEST_F(HostilePacks, AChangedInputWithItsEntryDeletedIsRefused) {
     std::ofstream(d / "pack.json") << m.dump();
   });
   Result r = check(p);
-  expect(r, 2, "differs from what its seed generates in: files.x.npy (missing)");
+  expect_exit(r, 2, "differs from what its seed generates in: files.x.npy (missing)");
   // With the manifest left alone, the input itself is compared.
   const fs::path q = tampered("changed2", [](const fs::path& d) {
     const fs::path c = d / lines_of(d / "cases.txt")[1];
@@ -123,13 +119,13 @@ TEST_F(HostilePacks, AChangedInputWithItsEntryDeletedIsRefused) {
     v[0] = v[0] == 1.0 ? 2.0 : 1.0;
     bng::cert::npy::write(c / "x.npy", a.header().dtype, a.header().shape, v);
   });
-  expect(check(q), 2, "x.npy: not the input its seed generates");
+  expect_exit(check(q), 2, "x.npy: not the input its seed generates");
 }
 
 TEST_F(HostilePacks, AMissingCaseIsAFailureNeverASmallerPass) {
   const fs::path p = tampered(
       "missing", [](const fs::path& d) { fs::remove_all(d / lines_of(d / "cases.txt")[4]); });
-  expect(check(p), 1, "its folder is missing");
+  expect_exit(check(p), 1, "its folder is missing");
   EXPECT_EQ(read_json(dir_->path() / "out" / "certificate.json")["verdict"], "fail");
 }
 
@@ -143,19 +139,19 @@ TEST_F(HostilePacks, SymlinksInsideThePackAreRefused) {
     fs::remove_all(c);
     fs::create_directory_symlink(outside, c);
   });
-  expect(check(folder), 2, "a symbolic link, not a case folder");
+  expect_exit(check(folder), 2, "a symbolic link, not a case folder");
   const fs::path file = tampered("filelink", [&](const fs::path& d) {
     const fs::path c = d / lines_of(d / "cases.txt")[0];
     fs::remove(c / "dx.npy");
     fs::create_symlink(outside / "dx.npy", c / "dx.npy");
   });
-  expect(check(file), 1, "dx.npy: unreadable");
+  expect_exit(check(file), 1, "dx.npy: unreadable");
   const fs::path input = tampered("inputlink", [&](const fs::path& d) {
     const fs::path c = d / lines_of(d / "cases.txt")[0];
     fs::remove(c / "dy.npy");
     fs::create_symlink("/dev/zero", c / "dy.npy");
   });
-  expect(check(input), 2, "a symbolic link, refused");
+  expect_exit(check(input), 2, "a symbolic link, refused");
 }
 
 TEST_F(HostilePacks, FifosAndOversizedStatusesNeitherHangNorPass) {
@@ -165,14 +161,14 @@ TEST_F(HostilePacks, FifosAndOversizedStatusesNeitherHangNorPass) {
     ASSERT_EQ(::mkfifo((c / "dx.npy").c_str(), 0600), 0);
   });
   const auto start = std::chrono::steady_clock::now();
-  expect(check(fifo), 1, "a FIFO, not a regular file");
+  expect_exit(check(fifo), 1, "a FIFO, not a regular file");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
   // 2^32 narrowed to an int is 0: a status is range-checked, never wrapped.
   const fs::path status = tampered("status", [](const fs::path& d) {
     const fs::path c = d / lines_of(d / "cases.txt")[0];
     std::ofstream(c / "status.json") << R"({"status": 4294967296, "entry_point": "x"})";
   });
-  expect(check(status), 1, "'status' must be an integer in [-2147483648, 2147483647]");
+  expect_exit(check(status), 1, "'status' must be an integer in [-2147483648, 2147483647]");
 }
 
 TEST_F(HostilePacks, HostileManifestsAreRefusedNotCrashedOn) {
@@ -181,25 +177,25 @@ TEST_F(HostilePacks, HostileManifestsAreRefusedNotCrashedOn) {
     text.insert(text.rfind('}'), ",\"x\":" + std::string(200000, '[') + std::string(200000, ']'));
     std::ofstream(d / "pack.json") << text;
   });
-  expect(check(deep), 2, "nested deeper than");
+  expect_exit(check(deep), 2, "nested deeper than");
   const fs::path twice = tampered("twice", [](const fs::path& d) {
     std::string text = read_text(d / "pack.json");
     text.insert(text.find('{') + 1, "\"schema_version\": 1,");
     std::ofstream(d / "pack.json") << text;
   });
-  expect(check(twice), 2, "appears twice");
+  expect_exit(check(twice), 2, "appears twice");
   const fs::path huge = tampered("huge", [](const fs::path& d) {
     json m = read_json(d / "pack.json");
     m["campaign"]["cases_per_series"] = 2000000000;
     std::ofstream(d / "pack.json") << m.dump();
   });
-  expect(check(huge), 2, "'cases_per_series' must be an integer in [1, 100000]");
+  expect_exit(check(huge), 2, "'cases_per_series' must be an integer in [1, 100000]");
   const fs::path seed = tampered("seed", [](const fs::path& d) {
     json m = read_json(d / "pack.json");
     m["campaign"]["seed"] = 10;
     std::ofstream(d / "pack.json") << m.dump();
   });
-  expect(check(seed), 2, "differs from what its seed generates");
+  expect_exit(check(seed), 2, "differs from what its seed generates");
 }
 
 // Check shards of a device run with a lane fault: every case fails. Both

@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using bngcert_test::bngcert;
+using bngcert_test::expect_exit;
 using bngcert_test::read_json;
 using bngcert_test::read_text;
 using bngcert_test::Scratch;
@@ -60,12 +61,6 @@ fs::path tampered(const fs::path& from, const fs::path& dir, const std::string& 
   return to;
 }
 
-void expect_refused(const Result& r, const std::string& words) {
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find(words), std::string::npos) << "expected '" << words << "' in\n"
-                                                     << r.output;
-}
-
 class HostileShards : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -93,14 +88,14 @@ TEST_F(HostileShards, AShardRelabelledAsTheWholeRunIsRefused) {
     r["shard"] = {{"index", 1}, {"count", 1}};
     std::ofstream(d / "shard.json") << r.dump(1);
   });
-  expect_refused(merge(whole.string()), "not exactly its part of the run");
+  expect_exit(merge(whole.string()), 2, "not exactly its part of the run");
   // And as the other half.
   const fs::path swapped = tampered(at("s2"), dir_->path(), "swapped", [](const fs::path& d) {
     json r = read_json(d / "shard.json");
     r["shard"]["index"] = 1;
     std::ofstream(d / "shard.json") << r.dump(1);
   });
-  expect_refused(merge(swapped.string() + " " + at("s2").string()), "not exactly its part");
+  expect_exit(merge(swapped.string() + " " + at("s2").string()), 2, "not exactly its part");
 }
 
 TEST_F(HostileShards, CountsComeFromTheTalliesNotFromShardJson) {
@@ -126,8 +121,8 @@ TEST_F(HostileShards, ATallyEditedWithItsChecksumRecomputedIsRefused) {
     t["kernels"][0]["outputs"][0]["all"]["exact"] = 0;
     write_tally(d, t);
   });
-  expect_refused(merge(at("s1").string() + " " + edited.string()),
-                 "tally disagrees with its case records");
+  expect_exit(merge(at("s1").string() + " " + edited.string()), 2,
+              "tally disagrees with its case records");
 }
 
 TEST_F(HostileShards, RecordsEditedConsistentlyAreCaughtByTheRecheck) {
@@ -144,7 +139,7 @@ TEST_F(HostileShards, RecordsEditedConsistentlyAreCaughtByTheRecheck) {
   const std::string shards = at("s1").string() + " " + forged.string();
   ASSERT_EQ(merge(shards).status, 0) << "without a recheck, consistent records are believed";
   const Result r = merge(shards, " --recheck 2 --recheck-seed 5");
-  expect_refused(r, "recheck: shard 2/2");
+  expect_exit(r, 2, "recheck: shard 2/2");
   EXPECT_NE(r.output.find("dx outputs"), std::string::npos) << r.output;
   const std::string host = shell("hostname").output;
   EXPECT_NE(r.output.find(host.substr(0, host.find('\n'))), std::string::npos)
@@ -162,7 +157,7 @@ TEST_F(HostileShards, ANodeThatReturnedOtherBitsIsCaughtByTheRecheck) {
     write_tally(d, t);
   });
   const Result r = merge(node.string() + " " + at("s2").string(), " --recheck 1000");
-  expect_refused(r, "other output bits");
+  expect_exit(r, 2, "other output bits");
   EXPECT_NE(r.output.find("shard 1/2"), std::string::npos) << r.output;
 }
 
@@ -172,7 +167,7 @@ TEST_F(HostileShards, ALoosenedBoundIsRefused) {
     t["kernels"][0]["alpha"] = std::bit_cast<std::uint64_t>(1e300);
     write_tally(d, t);
   });
-  expect_refused(merge(at("s1").string() + " " + loose.string()), "not the kernel's declared α");
+  expect_exit(merge(at("s1").string() + " " + loose.string()), 2, "not the kernel's declared α");
 }
 
 TEST_F(HostileShards, HostileTalliesAreRefusedNotCrashedOn) {
@@ -180,7 +175,7 @@ TEST_F(HostileShards, HostileTalliesAreRefusedNotCrashedOn) {
                                  const std::string& words) {
     const fs::path d =
         tampered(at("s2"), dir_->path(), name, [&](const fs::path& p) { write_tally(p, bytes); });
-    expect_refused(merge(at("s1").string() + " " + d.string()), words);
+    expect_exit(merge(at("s1").string() + " " + d.string()), 2, words);
   };
   // 100000 nested arrays: nlohmann's CBOR reader recurses once per level.
   std::vector<std::uint8_t> deep(100000, 0x81);
@@ -209,13 +204,13 @@ TEST_F(HostileShards, DeepAndDuplicateKeyedShardJsonIsRefused) {
     text.insert(text.rfind('}'), ",\"x\":" + std::string(100000, '[') + std::string(100000, ']'));
     std::ofstream(d / "shard.json") << text;
   });
-  expect_refused(merge(at("s1").string() + " " + deep.string()), "nested deeper than");
+  expect_exit(merge(at("s1").string() + " " + deep.string()), 2, "nested deeper than");
   const fs::path twice = tampered(at("s2"), dir_->path(), "twice", [](const fs::path& d) {
     std::string text = read_text(d / "shard.json");
     text.insert(text.find('{') + 1, "\"command\": \"report\",");
     std::ofstream(d / "shard.json") << text;
   });
-  expect_refused(merge(at("s1").string() + " " + twice.string()), "appears twice");
+  expect_exit(merge(at("s1").string() + " " + twice.string()), 2, "appears twice");
 }
 
 TEST_F(HostileShards, ShardsOfOneRunOnTwoIsaPathsAreNamedAsSuch) {
@@ -225,13 +220,13 @@ TEST_F(HostileShards, ShardsOfOneRunOnTwoIsaPathsAreNamedAsSuch) {
   const Result first = shell(std::string(BNGCERT_EXE) + " certify --isa portable" + kCampaign +
                              " --shard 1/2 --progress none --out " + at("portable").string());
   ASSERT_EQ(first.status, 0) << first.output;
-  expect_refused(merge(at("portable").string() + " " + at("avx2").string()),
-                 "ran on different ISA paths");
+  expect_exit(merge(at("portable").string() + " " + at("avx2").string()), 2,
+              "ran on different ISA paths");
 }
 
 TEST_F(HostileShards, LibrariesAndPackOnlyWithARecheck) {
-  expect_refused(
-      merge(at("s1").string() + " " + at("s2").string(), " --lib-mt7004 " + at("s1").string()),
+  expect_exit(
+      merge(at("s1").string() + " " + at("s2").string(), " --lib-mt7004 " + at("s1").string()), 2,
       "no effect without --recheck");
 }
 

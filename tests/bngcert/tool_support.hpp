@@ -2,6 +2,8 @@
 // directories, and write a call's files as a device dump would.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +35,13 @@ inline Run shell(const std::string& cmd) {
 // Runs `bngcert <args>` (args already shell-quoted where needed).
 inline Run bngcert(const std::string& args) {
   return shell(std::string(BNGCERT_EXE) + " " + args + " --progress lines");
+}
+
+// The run ended with `status` and said `words` (stdout or stderr).
+inline void expect_exit(const Run& r, int status, const std::string& words) {
+  EXPECT_EQ(r.status, status) << r.output;
+  EXPECT_NE(r.output.find(words), std::string::npos) << "expected '" << words << "' in\n"
+                                                     << r.output;
 }
 
 inline nlohmann::json read_json(const std::filesystem::path& p) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "bng/properties/target.hpp"
 #include "json_input.hpp"
 
 namespace bng::cert {
@@ -67,8 +68,9 @@ DumpParams resolve_dump_params(const CheckOptions& o) {
     if (!params.is_object()) {
       throw InputError(
           fmt::format("{}: must be a JSON object such as {{\"is_train\": 1, \"target\": "
-                      "\"mt7004\"}}, not {}",
-                      name, params.is_null() ? "null" : params.type_name()));
+                      "\"{}\"}}, not {}",
+                      name, prop::target_name(prop::all_targets().front()),
+                      params.is_null() ? "null" : params.type_name()));
     }
   }
   const std::string where_to_give =
