@@ -13,11 +13,6 @@
 namespace bng::prop {
 namespace {
 
-std::uint32_t bits_of(double v, Format f) {
-  if (f == Format::binary32) return std::bit_cast<std::uint32_t>(static_cast<float>(v));
-  return ref::double_to_half_bits(v);
-}
-
 void column(std::ostringstream& os, const char* name, const std::vector<double>& v, const Case& c,
             std::int64_t col, Format f) {
   os << "  " << name << "[:," << col << "] =";
@@ -36,22 +31,6 @@ void all(std::ostringstream& os, const char* name, const std::vector<double>& v,
 }
 
 }  // namespace
-
-std::string hex_bits(std::uint32_t bits, Format f) {
-  char buf[64];
-  if (f == Format::binary32) {
-    std::snprintf(buf, sizeof buf, "0x%08" PRIx32 " (%a)", bits,
-                  static_cast<double>(std::bit_cast<float>(bits)));
-  } else {
-    std::snprintf(buf, sizeof buf, "0x%04" PRIx32 " (%a)", bits,
-                  ref::half_bits_to_double(static_cast<std::uint16_t>(bits)));
-  }
-  return buf;
-}
-
-std::string hex_value(double v, Format f) {
-  return hex_bits(bits_of(v, f), f);
-}
 
 std::string describe_case(const Case& c, const CallSpec& spec, std::int64_t focus_channel,
                           std::int64_t max_elements) {

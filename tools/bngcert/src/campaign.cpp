@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 #include "bng/properties/runner.hpp"
 #include "bng/reference/reference.hpp"
 #include "library_binding.hpp"
+#include "utc_time.hpp"
 
 namespace bng::cert {
 namespace {
@@ -58,15 +58,6 @@ std::uint64_t case_seed(std::uint64_t campaign_seed, const Kernel& k, std::strin
 int case_size(std::int64_t index, int cases, int max_size) {
   if (cases <= 1) return max_size;
   return static_cast<int>(index * max_size / (cases - 1));
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 bool CampaignResult::passed() const {

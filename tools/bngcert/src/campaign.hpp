@@ -106,6 +106,4 @@ std::uint64_t case_seed(std::uint64_t campaign_seed, const Kernel& k, std::strin
                         int is_train, std::int64_t index);
 int case_size(std::int64_t index, int cases, int max_size);
 
-std::string utc_now();
-
 }  // namespace bng::cert

@@ -13,15 +13,15 @@
 
 #include <fmt/format.h>
 
-#include "bng/reference/reference.hpp"
+#include "array_check.hpp"
 #include "case_files.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
-#include "dump_judge.hpp"
 #include "dump_params.hpp"
 #include "dump_shapes.hpp"
 #include "input_file.hpp"
 #include "report.hpp"
+#include "utc_time.hpp"
 
 namespace bng::cert {
 
@@ -125,63 +125,24 @@ int run_check(const CheckOptions& o) {
   // Shapes: x is [batch, channel] or [N, H, W, channel] (batch = N·H·W).
   const CallSize size = check_dump_shapes(a, o.dir, params.batch, params.channel);
 
-  // α: the kernel's declared one; another only when asked on the command line,
-  // for investigation (the verdict then says it is not a release verdict).
-  KernelTally tally;
-  const double declared = prop::declared_alpha(tgt, *combo);
-  if (o.alpha && !(std::isfinite(*o.alpha) && *o.alpha >= 0)) {
-    throw InputError(fmt::format("--alpha {}: must be a finite non-negative number", *o.alpha));
-  }
-  tally.kernel = {tgt, *combo, o.alpha.value_or(declared)};
-  tally.cases = 1;
-  tally.calls["files in " + o.dir.string()] = 1;
-
   const DumpShape shape{*combo, size.batch, size.channel, is_train};
   const std::int64_t width = block_width(shape, o.block_elements);
   const std::int64_t blocks = (size.channel + width - 1) / width;
-  const int jobs =
-      o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  ArrayCheck check;
   try {
     Progress progress("check", blocks, o.progress);
-    Origin origin;
-    origin.family = "input";
-    judge_dump(a, shape, origin, 0, o.block_elements, jobs, tally, &progress);
+    check = judge_arrays(a, tgt, shape, {o.alpha, o.block_elements, o.jobs, false, &progress});
   } catch (const std::bad_alloc&) {
-    throw InputError(out_of_memory(o, shape, width, std::min<std::int64_t>(jobs, blocks)));
+    throw InputError(
+        out_of_memory(o, shape, width, std::min<std::int64_t>(check_jobs(o.jobs), blocks)));
   }
-
-  json inputs = json::object();
-  for (const auto& [name, arr] : a) {
-    inputs[name] = {{"path", arr.name()},
-                    {"dtype", npy::descr(arr.header().dtype)},
-                    {"shape", arr.header().shape}};
-  }
-  std::int64_t outputs = 0;
-  for (const auto& ot : tally.outputs) outputs += ot.all.outputs;
-  const json run = {
-      {"kind", "check"},
-      {"input_dir", o.dir.string()},
-      {"inputs", inputs},
-      {"batch", size.batch},
-      {"channel", size.channel},
-      {"is_train", is_train},
-      {"mode", mode_name(is_train)},
-      {"target", target},
-      {"combo", combo_name(*combo)},
-      {"kernel", tally.kernel.name()},
-      {"alpha", tally.kernel.alpha},
-      {"alpha_hex", hex_double(tally.kernel.alpha)},
-      {"declared_alpha", declared},
-      {"alpha_source", o.alpha ? "--alpha" : "declared"},
-      {"blocks", blocks},
-      {"jobs", jobs},
-      {"started_utc", started},
-      {"duration_s",
-       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()},
-      {"cases", 1},
-      {"outputs", outputs}};
+  check.start = start;  // the run began with reading the files, not with judging them
+  check.started_utc = started;
+  check.tally.calls["files in " + o.dir.string()] = 1;
+  const json run = array_check_run(check, a, shape, o.dir.string(), o.alpha.has_value());
+  const std::int64_t outputs = run["outputs"].get<std::int64_t>();
   std::vector<KernelTally> kernels;
-  kernels.push_back(std::move(tally));
+  kernels.push_back(std::move(check.tally));
   const json report = write_report(o.out, run, kernels);
   const bool pass = write_certificate(o.out, {report});
   const json& v = report["verdict"];

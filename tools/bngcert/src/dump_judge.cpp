@@ -58,6 +58,7 @@ void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
   std::exception_ptr error;
   auto work = [&](KernelTally& mine) {
     mine.kernel = t.kernel;
+    mine.keep_failing = t.keep_failing;
     try {
       for (std::int64_t b; (b = next.fetch_add(1)) < blocks;) {
         const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);

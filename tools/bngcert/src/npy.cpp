@@ -292,6 +292,25 @@ Array Array::from_bytes(std::string name, std::vector<unsigned char> bytes) {
   return a;
 }
 
+Array Array::from_memory(std::string name, DType dtype, std::vector<std::int64_t> shape,
+                         std::vector<unsigned char> data) {
+  Array a;
+  a.name_ = std::move(name);
+  a.header_.dtype = dtype;
+  a.header_.shape = std::move(shape);
+  a.header_.data_offset = 0;
+  for (std::int64_t d : a.header_.shape) {
+    if (d < 0)
+      fail(a.name_, fmt::format("negative dimension in shape {}", a.header_.shape_string()));
+  }
+  if (static_cast<std::uint64_t>(a.header_.elements()) * item_size(dtype) != data.size()) {
+    fail(a.name_, fmt::format("{} bytes do not hold shape {} of {}", data.size(),
+                              a.header_.shape_string(), descr(dtype)));
+  }
+  a.bytes_ = std::move(data);
+  return a;
+}
+
 void Array::read(std::int64_t first, std::int64_t count, double* out) const {
   if (first < 0 || count < 0 || first + count > header_.elements()) {
     throw std::out_of_range(fmt::format("{}: elements [{}, {}) outside the array's {}", name_,

@@ -24,6 +24,7 @@
 #include "pack_reader.hpp"
 #include "report.hpp"
 #include "shard_dir.hpp"
+#include "utc_time.hpp"
 
 namespace bng::cert {
 

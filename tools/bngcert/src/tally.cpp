@@ -138,6 +138,10 @@ void OutputTally::merge(OutputTally&& o) {
   std::stable_sort(failures.begin(), failures.end(),
                    [](const Failure& a, const Failure& b) { return a.order < b.order; });
   if (failures.size() > kFailuresKept) failures.resize(kFailuresKept);
+  // A job's blocks of channels interleave in flat order: sort the union.
+  failing.insert(failing.end(), o.failing.begin(), o.failing.end());
+  std::sort(failing.begin(), failing.end());
+  nonfinite_where_finite += o.nonfinite_where_finite;
 }
 
 bool KernelTally::passed() const {
@@ -227,6 +231,16 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
                           origin.channel_total ? origin.channel_total : c.channel,
                           o == Output::dx ? i64 / c.channel : 0,
                           (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
+      }
+      if (!s.m.pass && t.keep_failing) {
+        const auto i64 = static_cast<std::int64_t>(i);
+        const std::int64_t channels = origin.channel_total ? origin.channel_total : c.channel;
+        tally.failing.push_back(o == Output::dx ? (i64 / c.channel) * channels + i64 % c.channel +
+                                                      origin.channel_offset
+                                                : i64 + origin.channel_offset);
+        if (s.kind == ref::Kind::finite && std::isfinite(es[i].rounded) && !std::isfinite(ys[i])) {
+          ++tally.nonfinite_where_finite;
+        }
       }
       if (!s.m.pass && tally.failures.size() < kFailuresKept) {
         Failure fl;

@@ -126,6 +126,13 @@ struct OutputTally {
   std::vector<Failure> failures;  // the first kFailuresKept, by order
   FaultMap faults;                // where all the failures are
   MetricSumsByOrder metric_sums;  // cosine similarity and mean relative error, per job
+  // Only when KernelTally::keep_failing is set (judging arrays in memory: the
+  // Python judge), never in report.json or shards: every failing output's
+  // flat index in the whole call (n·channel + c for dx, c for dbias and
+  // dscale), ascending, and how many of them are NaN or ±Inf where the
+  // correctly rounded result RN(y*) is finite.
+  std::vector<std::int64_t> failing;
+  std::int64_t nonfinite_where_finite = 0;
   void merge(OutputTally&& o);
 };
 
@@ -138,6 +145,7 @@ struct KernelTally {
   std::map<std::uint64_t, std::string> call_error_messages;
   void note_call_error(std::uint64_t order, std::string message);
   std::array<OutputTally, 3> outputs;
+  bool keep_failing = false;  // fill OutputTally::failing and nonfinite_where_finite
   OutputTally& operator[](Output o) { return outputs[static_cast<int>(o)]; }
   const OutputTally& operator[](Output o) const { return outputs[static_cast<int>(o)]; }
   bool passed() const;
