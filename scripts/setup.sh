@@ -18,7 +18,12 @@ packages=(
   gappa                                      # proofs/: the kernels' error bounds
   parallel                                   # tests/cluster: sharded campaigns through GNU parallel
   patch                                      # scripts/bites.sh: plants bugs in a scratch copy
+  python3-dev python3-pybind11 python3-numpy python3-pytest  # the Python package batchnormgrad (python/)
 )
+# PyTorch's drop-in BatchNorm, audit and the digits example (about 1 GB installed).
+if [[ "${BNG_SETUP_TORCH:-0}" == 1 ]]; then
+  packages+=(python3-torch python3-sklearn python3-matplotlib)
+fi
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
 if [[ "${BNG_SETUP_CLUSTER:-0}" == 1 ]]; then packages+=(slurm-wlm munge); fi # ctest -L cluster
 
