@@ -36,7 +36,7 @@ for _target, _path in _paths.LIBRARIES.items():
 
 
 def targets():
-    """The targets of the registry, e.g. ['ft78ne', 'mt7004']."""
+    """The targets of the registry (optimized/include/bng/optimized/targets.inc), by name."""
     return list(_core.targets())
 
 

@@ -181,7 +181,8 @@ def test_misaligned_input_is_the_library_align_error(rng):
 
 
 def test_targets_and_kernels_they_lack(rng):
-    assert set(bng.targets()) == {"ft78ne", "mt7004"}
+    # The C++ registry and the library files CMake generated from it name the same targets.
+    assert set(bng.targets()) == set(_paths.LIBRARIES)
     half = random_call(rng, (6, 5), np.float16, np.float16)
     with pytest.raises(bng.TargetError, match="ft78ne has no hp kernel"):
         bng.grad(*half, target="ft78ne")
