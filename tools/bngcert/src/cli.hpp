@@ -1,4 +1,4 @@
-// The subcommands behind the command line (main.cpp parses options).
+// The subcommands behind the command line (commands/ registers their options).
 #pragma once
 
 #include <filesystem>
