@@ -1,6 +1,6 @@
 // What every exported C entry point does: turn its arguments into a Request,
 // validate all of it, and only then hand the call to the target's compute
-// function. The exports (optimized/<target>/exports.cpp) are one line each.
+// function. The exports (optimized/exports.cpp) are one line each.
 #pragma once
 
 #include <optional>

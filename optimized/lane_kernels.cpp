@@ -79,7 +79,7 @@ HWY_INLINE void two_sum_into(V& hi, V& lo, V v) {
 }
 
 // Elements i .. of a tensor of type T into binary64 (exact). The portable path
-// converts binary16 lane by lane with half_bits.hpp (load1).
+// converts binary16 lane by lane with bng/binary16.hpp (load1).
 template <DataType T, class D>
 HWY_INLINE hn::Vec<D> load(D d, const void* p, std::int64_t i) {
   const hn::Rebind<float, D> df;
@@ -198,7 +198,7 @@ HWY_INLINE void for_lanes(D d, std::int64_t l, std::int64_t l1, const Body& body
 using DS = hn::ScalableTag<float>;
 
 // Binary16 elements i .. into binary32 (exact); the portable path converts
-// lane by lane with half_bits.hpp (load1).
+// lane by lane with bng/binary16.hpp (load1).
 template <class D>
 HWY_INLINE hn::Vec<D> load_half(D ds, const void* p, std::int64_t i) {
   if constexpr (kHardwareConversions) {

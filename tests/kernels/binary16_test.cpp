@@ -33,7 +33,7 @@ double defined_value(std::uint32_t h) {
   return sign * std::ldexp(fraction + 1024, exponent - 25);
 }
 
-TEST(BNG_KSUITE(HalfBits), EveryHalfConvertsExactly) {
+TEST(BNG_KSUITE(Binary16), EveryHalfConvertsExactly) {
   for (std::uint32_t h = 0; h < 0x10000; ++h) {
     const auto bits = static_cast<std::uint16_t>(h);
     const double want = defined_value(h);
@@ -54,7 +54,7 @@ TEST(BNG_KSUITE(HalfBits), EveryHalfConvertsExactly) {
   }
 }
 
-TEST(BNG_KSUITE(HalfBits), ExactEncodingRefusesExactlyWhatTheReferenceCannotRepresent) {
+TEST(BNG_KSUITE(Binary16), ExactEncodingRefusesExactlyWhatTheReferenceCannotRepresent) {
   for (std::uint32_t h = 0; h < 0x7bff; h += 7) {
     const double a = defined_value(h), b = defined_value(h + 1);
     for (const double v : {(a + b) / 2, std::nextafter(a, 1e9), std::nextafter(b, 0.0)}) {
@@ -71,7 +71,7 @@ TEST(BNG_KSUITE(HalfBits), ExactEncodingRefusesExactlyWhatTheReferenceCannotRepr
   }
 }
 
-TEST(BNG_KSUITE(HalfBits), RoundsToNearestEvenAtEveryMidpoint) {
+TEST(BNG_KSUITE(Binary16), RoundsToNearestEvenAtEveryMidpoint) {
   // Between consecutive non-negative halves a < b: the midpoint (ties to even)
   // and its two double neighbours, both signs; then past the top.
   for (std::uint32_t h = 0; h < 0x7bff; ++h) {
