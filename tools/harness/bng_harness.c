@@ -117,8 +117,8 @@ static int fail(const char* what, const char* detail) {
   const size_t n = strlen(what);
   if (n > 200) {
     snprintf(g_error, sizeof g_error, "...%s: %.250s", what + (n - 197), detail);
-  } else {
-    snprintf(g_error, sizeof g_error, "%s: %.250s", what, detail);
+  } else { /* the whole of what: at most 200 bytes, which the precision says to GCC */
+    snprintf(g_error, sizeof g_error, "%.200s: %.250s", what, detail);
   }
   return -1;
 }
@@ -586,94 +586,98 @@ static const char* dict_value(const char* dict, const char* key) {
   return p ? skip_ws(p + 1) : NULL;
 }
 
-/* Reads dir/name (path names it), which must be a C-order array of `item`-byte
- * floats of exactly `shape` (ndim 1 or 2). Returns malloc'ed data (free it) or
- * NULL with g_error set. */
-static void* read_npy(const struct folder* dir, const char* name, const char* path, size_t item,
-                      int ndim, const long long* shape) {
+/* The header dictionary of an open .npy file (format 1.0, 2.0 or 3.0),
+ * NUL-terminated into dict (cap bytes); the file is left at the data. */
+static int read_npy_header(FILE* f, const char* path, char* dict, size_t cap) {
   unsigned char pre[12];
-  char dict[4096], descr[8];
   unsigned long header_len;
-  size_t elements = 1, got;
-  long long dims[2];
-  int d, n_dims = 0;
-  const char* p;
-  void* data;
-  FILE* f = folder_read(dir, name, NULL);
-  if (!f) return NULL;
   if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
-    fclose(f);
-    return fail(path, "not a .npy file"), NULL;
+    return fail(path, "not a .npy file");
   }
   if (pre[6] == 1) {
     header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8;
   } else if (pre[6] == 2 || pre[6] == 3) {
-    if (fread(pre + 10, 1, 2, f) != 2) {
-      fclose(f);
-      return fail(path, "truncated header"), NULL;
-    }
+    if (fread(pre + 10, 1, 2, f) != 2) return fail(path, "truncated header");
     header_len = (unsigned long)pre[8] | (unsigned long)pre[9] << 8 | (unsigned long)pre[10] << 16 |
                  (unsigned long)pre[11] << 24;
   } else {
-    fclose(f);
-    return fail(path, "unsupported .npy version"), NULL;
+    return fail(path, "unsupported .npy version");
   }
-  if (header_len >= sizeof dict || fread(dict, 1, header_len, f) != header_len) {
-    fclose(f);
-    return fail(path, "truncated or oversized header"), NULL;
+  if (header_len >= cap || fread(dict, 1, header_len, f) != header_len) {
+    return fail(path, "truncated or oversized header");
   }
   dict[header_len] = '\0';
-  p = dict_value(dict, "'descr'");
-  if (!p || *p != '\'' || strlen(p) < 5) {
-    fclose(f);
-    return fail(path, "no 'descr' in the header"), NULL;
-  }
+  return 0;
+}
+
+/* The header's dtype and order: `item`-byte little-endian floats, C order. */
+static int check_npy_dtype(const char* dict, const char* path, size_t item) {
+  char descr[8];
+  const char* p = dict_value(dict, "'descr'");
+  if (!p || *p != '\'' || strlen(p) < 5) return fail(path, "no 'descr' in the header");
   memcpy(descr, p + 1, 3);
   descr[3] = '\0';
   if (!((item == 2 && strcmp(descr, "<f2") == 0) || (item == 4 && strcmp(descr, "<f4") == 0))) {
     char detail[64];
     snprintf(detail, sizeof detail, "dtype '%s', expected '%s'", descr, item == 2 ? "<f2" : "<f4");
-    fclose(f);
-    return fail(path, detail), NULL;
+    return fail(path, detail);
   }
   p = dict_value(dict, "'fortran_order'");
   if (!p || strncmp(p, "False", 5) != 0) {
-    fclose(f);
-    return fail(path, "not C order (fortran_order must be False)"), NULL;
+    return fail(path, "not C order (fortran_order must be False)");
   }
-  p = dict_value(dict, "'shape'");
-  if (!p || *p != '(') {
-    fclose(f);
-    return fail(path, "no 'shape' in the header"), NULL;
-  }
+  return 0;
+}
+
+/* The header's shape: exactly `shape` (ndim 1 or 2); its element count into
+ * *elements, refused when `item`-byte elements would not fit in a size_t. */
+static int check_npy_shape(const char* dict, const char* path, size_t item, int ndim,
+                           const long long* shape, size_t* elements) {
+  long long dims[2];
+  int d, n_dims = 0;
+  const char* p = dict_value(dict, "'shape'");
+  if (!p || *p != '(') return fail(path, "no 'shape' in the header");
   for (p = skip_ws(p + 1); *p != ')';) {
     char* end = NULL;
     const long long v = strtoll(p, &end, 10);
-    if (end == p || n_dims == 2) {
-      fclose(f);
-      return fail(path, "shape is not 1- or 2-dimensional"), NULL;
-    }
+    if (end == p || n_dims == 2) return fail(path, "shape is not 1- or 2-dimensional");
     dims[n_dims++] = v;
     p = skip_ws(end);
     if (*p == ',') p = skip_ws(p + 1);
   }
   if (n_dims != ndim) {
-    fclose(f);
-    return fail(path, ndim == 2 ? "shape is not [batch, channel]" : "shape is not [channel]"), NULL;
+    return fail(path, ndim == 2 ? "shape is not [batch, channel]" : "shape is not [channel]");
   }
+  *elements = 1;
   for (d = 0; d < ndim; ++d) {
     if (dims[d] != shape[d]) {
       char detail[96];
       snprintf(detail, sizeof detail, "dimension %d is %lld, params.json says %lld", d, dims[d],
                shape[d]);
-      fclose(f);
-      return fail(path, detail), NULL;
+      return fail(path, detail);
     }
-    if ((size_t)shape[d] > ((size_t)-1) / item / elements) {
-      fclose(f);
-      return fail(path, "too large for this machine"), NULL;
+    if ((size_t)shape[d] > ((size_t)-1) / item / *elements) {
+      return fail(path, "too large for this machine");
     }
-    elements *= (size_t)shape[d];
+    *elements *= (size_t)shape[d];
+  }
+  return 0;
+}
+
+/* Reads dir/name (path names it), which must be a C-order array of `item`-byte
+ * floats of exactly `shape` (ndim 1 or 2). Returns malloc'ed data (free it) or
+ * NULL with g_error set. */
+static void* read_npy(const struct folder* dir, const char* name, const char* path, size_t item,
+                      int ndim, const long long* shape) {
+  char dict[4096];
+  size_t elements = 1, got;
+  void* data;
+  FILE* f = folder_read(dir, name, NULL);
+  if (!f) return NULL;
+  if (read_npy_header(f, path, dict, sizeof dict) != 0 || check_npy_dtype(dict, path, item) != 0 ||
+      check_npy_shape(dict, path, item, ndim, shape, &elements) != 0) {
+    fclose(f);
+    return NULL;
   }
   data = malloc(elements * item);
   if (!data) {
@@ -833,16 +837,70 @@ static int call_entry(const char* e, const void* x, const void* dy, void* dx, vo
 
 enum case_result { CASE_RAN, CASE_OTHER_TARGET, CASE_ERROR };
 
+/* The five inputs of a case into in[] (malloc'ed: free them), each of the
+ * shape params.json gives: x and dy [batch, channel], the others [channel]. */
+static int read_inputs(const struct folder* dir, size_t data_item, size_t stats_item,
+                       const long long* matrix, const long long* vector, void** in) {
+  static const char* const inputs[] = {"x.npy", "dy.npy", "mean.npy", "invar.npy", "scale.npy"};
+  char path[PATH_CAP];
+  int i;
+  for (i = 0; i < 5; ++i) {
+    if (join(path, dir->path, inputs[i]) != 0) return -1;
+    in[i] = i < 2 ? read_npy(dir, inputs[i], path, data_item, 2, matrix)
+                  : read_npy(dir, inputs[i], path, stats_item, 1, vector);
+    if (!in[i]) return -1;
+  }
+  return 0;
+}
+
+/* The call on in[] into out[] = dx, dbias, dscale (malloc'ed: free them) with
+ * its status in *status, the hook, and (status 0) the outputs as .npy files. */
+static int call_and_write(const struct folder* dir, const struct params* pr, void* const* in,
+                          size_t data_item, size_t stats_item, const long long* matrix,
+                          const long long* vector, void** out, int* status) {
+  const size_t elements = (size_t)pr->batch * (size_t)pr->channel;
+  struct bng_harness_call call;
+  out[0] = malloc(elements * data_item);
+  out[1] = malloc((size_t)pr->channel * stats_item);
+  out[2] = malloc((size_t)pr->channel * stats_item);
+  if (!out[0] || !out[1] || !out[2]) return fail(dir->path, "out of memory for the outputs");
+  /* 0xff bytes are a NaN in both formats: an output the library leaves unwritten cannot pass. */
+  memset(out[0], 0xff, elements * data_item);
+  memset(out[1], 0xff, (size_t)pr->channel * stats_item);
+  memset(out[2], 0xff, (size_t)pr->channel * stats_item);
+  if (call_entry(pr->entry_point, in[0], in[1], out[0], in[2], in[3], in[4], out[1], out[2],
+                 pr->batch, pr->channel, pr->is_train, (int)pr->core_mask, status) != 0) {
+    return -1;
+  }
+  call.entry_point = pr->entry_point;
+  call.batch = pr->batch;
+  call.channel = pr->channel;
+  call.is_train = pr->is_train;
+  call.half_data = data_item == 2;
+  call.half_stats = stats_item == 2;
+  call.dx = out[0];
+  call.dbias = out[1];
+  call.dscale = out[2];
+  call.status = *status;
+  BNG_HARNESS_AFTER_CALL(&call);
+  if (*status == 0) {
+    if (write_npy(dir, "dx.npy", out[0], data_item, 2, matrix) != 0 ||
+        write_npy(dir, "dbias.npy", out[1], stats_item, 1, vector) != 0 ||
+        write_npy(dir, "dscale.npy", out[2], stats_item, 1, vector) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
 static enum case_result run_case(const struct folder* dir) {
   static char text[PARAMS_CAP];
-  static const char* const inputs[] = {"x.npy", "dy.npy", "mean.npy", "invar.npy", "scale.npy"};
   char path[PATH_CAP];
   struct params pr;
   void* in[5] = {NULL, NULL, NULL, NULL, NULL};
-  void *dx = NULL, *dbias = NULL, *dscale = NULL;
-  size_t data_item, stats_item, elements;
+  void* out[3] = {NULL, NULL, NULL}; /* dx, dbias, dscale */
+  size_t data_item, stats_item;
   long long matrix[2], vector[1];
-  struct bng_harness_call call;
   int i, status = 0, rc = -1;
 
   g_error[0] = '\0';
@@ -864,45 +922,9 @@ static enum case_result run_case(const struct folder* dir) {
   matrix[0] = pr.batch;
   matrix[1] = pr.channel;
   vector[0] = pr.channel;
-  elements = (size_t)pr.batch * (size_t)pr.channel;
-  for (i = 0; i < 5; ++i) {
-    if (join(path, dir->path, inputs[i]) != 0) goto done;
-    in[i] = i < 2 ? read_npy(dir, inputs[i], path, data_item, 2, matrix)
-                  : read_npy(dir, inputs[i], path, stats_item, 1, vector);
-    if (!in[i]) goto done;
-  }
-  dx = malloc(elements * data_item);
-  dbias = malloc((size_t)pr.channel * stats_item);
-  dscale = malloc((size_t)pr.channel * stats_item);
-  if (!dx || !dbias || !dscale) {
-    fail(dir->path, "out of memory for the outputs");
+  if (read_inputs(dir, data_item, stats_item, matrix, vector, in) != 0 ||
+      call_and_write(dir, &pr, in, data_item, stats_item, matrix, vector, out, &status) != 0) {
     goto done;
-  }
-  /* 0xff bytes are a NaN in both formats: an output the library leaves unwritten cannot pass. */
-  memset(dx, 0xff, elements * data_item);
-  memset(dbias, 0xff, (size_t)pr.channel * stats_item);
-  memset(dscale, 0xff, (size_t)pr.channel * stats_item);
-  if (call_entry(pr.entry_point, in[0], in[1], dx, in[2], in[3], in[4], dbias, dscale, pr.batch,
-                 pr.channel, pr.is_train, (int)pr.core_mask, &status) != 0) {
-    goto done;
-  }
-  call.entry_point = pr.entry_point;
-  call.batch = pr.batch;
-  call.channel = pr.channel;
-  call.is_train = pr.is_train;
-  call.half_data = data_item == 2;
-  call.half_stats = stats_item == 2;
-  call.dx = dx;
-  call.dbias = dbias;
-  call.dscale = dscale;
-  call.status = status;
-  BNG_HARNESS_AFTER_CALL(&call);
-  if (status == 0) {
-    if (write_npy(dir, "dx.npy", dx, data_item, 2, matrix) != 0 ||
-        write_npy(dir, "dbias.npy", dbias, stats_item, 1, vector) != 0 ||
-        write_npy(dir, "dscale.npy", dscale, stats_item, 1, vector) != 0) {
-      goto done;
-    }
   }
   rc = write_status(dir, pr.entry_point, status, NULL);
 done:
@@ -911,9 +933,7 @@ done:
     write_status(dir, pr.has_entry ? pr.entry_point : "?", 0, g_error);
   }
   for (i = 0; i < 5; ++i) free(in[i]);
-  free(dx);
-  free(dbias);
-  free(dscale);
+  for (i = 0; i < 3; ++i) free(out[i]);
   return rc == 0 ? CASE_RAN : CASE_ERROR;
 }
 

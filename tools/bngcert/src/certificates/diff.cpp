@@ -155,144 +155,180 @@ std::string show_value(std::optional<double> v) {
   return fmt::format("{:.6g}", *v);
 }
 
+// Both files of the same schema and schema version; returns the schema.
+std::string check_schemas(const DiffOptions& o, const json& old_doc, const json& new_doc) {
+  const std::string schema = old_doc.value("schema", "");
+  if (schema != "bngcert-report" && schema != "bngcert-certificate") {
+    throw DiffError(fmt::format("{}: not a bngcert report or certificate (schema '{}')",
+                                o.old_file.string(), schema));
+  }
+  if (new_doc.value("schema", "") != schema) {
+    throw DiffError(fmt::format(
+        "{} is a {} but {} is a {}: compare report with report, certificate with certificate",
+        o.old_file.string(), schema, o.new_file.string(), new_doc.value("schema", "?")));
+  }
+  if (old_doc.value("schema_version", 0) != new_doc.value("schema_version", 0)) {
+    throw DiffError(fmt::format(
+        "schema versions differ ({} {} vs {}): regenerate the old one with this bngcert, or "
+        "compare with the bngcert that wrote both",
+        schema, old_doc.value("schema_version", 0), new_doc.value("schema_version", 0)));
+  }
+  return schema;
+}
+
+// Only verdicts judged at the kernels' declared α are compared: at another
+// α (check --alpha, or an older check that took α from params.json) the
+// failures and bound use measure against another bound, and a "better"
+// would only say that the bound was looser.
+void require_release_verdicts(const DiffOptions& o, const json& old_doc, const json& new_doc) {
+  for (const auto& [doc, file] : {std::pair{&old_doc, &o.old_file}, {&new_doc, &o.new_file}}) {
+    ReleaseStatus release;
+    try {
+      release = recorded_release_status(*doc, file->string());
+    } catch (const InputError& e) {
+      throw DiffError(e.what());
+    }
+    if (!release.is_release_verdict) {
+      throw DiffError(fmt::format(
+          "{}: {}. diff compares runs judged at the kernels' declared α only: at another α "
+          "its failures and bound use are measured against another bound, so no figure of it "
+          "can improve on a release's or fall short of it (judge the outputs again without "
+          "--alpha)",
+          file->string(), release.note));
+    }
+  }
+}
+
+// Where the two runs' campaigns differ: refused, or (--allow-different-campaigns) a note.
+void compare_campaigns(const DiffOptions& o, const json& old_id, const json& new_id,
+                       std::vector<std::string>& notes) {
+  std::string what;
+  for (const auto& [key, v] : old_id.items()) {
+    if (!new_id.contains(key) || new_id[key] != v) {
+      what += fmt::format(" {} ({} vs {})", key, v.dump(),
+                          new_id.contains(key) ? new_id[key].dump() : "absent");
+    }
+  }
+  for (const auto& [key, v] : new_id.items()) {
+    if (!old_id.contains(key)) what += fmt::format(" {} (absent vs {})", key, v.dump());
+  }
+  if (!o.allow_different_campaigns) {
+    throw DiffError(fmt::format(
+        "the runs differ in:{} — their numbers are not like for like. Compare runs of the "
+        "same campaign, or pass --allow-different-campaigns to compare rows both have",
+        what));
+  }
+  notes.push_back(
+      fmt::format("the runs differ in:{}; compared only the rows both have, as asked", what));
+}
+
+struct Change {
+  std::string row, field, old_v, new_v;
+  bool worse;
+};
+struct Comparison {
+  std::vector<Change> changes;
+  std::vector<std::string> missing, added;  // rows of OLD only, of NEW only
+};
+
+Comparison compare_rows(const std::map<std::string, Row>& old_rows,
+                        const std::map<std::string, Row>& new_rows) {
+  Comparison cmp;
+  std::vector<Change>& changes = cmp.changes;
+  std::vector<std::string>& missing = cmp.missing;
+  std::vector<std::string>& added = cmp.added;
+  for (const auto& [name, a] : old_rows) {
+    const auto it = new_rows.find(name);
+    if (it == new_rows.end()) {
+      missing.push_back(name);
+      continue;
+    }
+    const Row& b = it->second;
+    for (const Field& f : kFields) {
+      const json& sa = f.in_metrics ? a.metrics : a.stats;
+      const json& sb = f.in_metrics ? b.metrics : b.stats;
+      const auto va = value_of(sa.value(f.key, json())), vb = value_of(sb.value(f.key, json()));
+      if (!va && !vb) continue;
+      const bool same = va && vb && (*va == *vb || (std::isnan(*va) && std::isnan(*vb)));
+      if (same) continue;
+      bool worse = false;
+      if (va && vb) {
+        worse = f.better == Better::lower ? (*vb > *va || (std::isnan(*vb) && !std::isnan(*va)))
+                                          : (*vb < *va || (std::isnan(*vb) && !std::isnan(*va)));
+      } else {
+        worse = va.has_value();  // a figure NEW no longer has
+      }
+      changes.push_back({name, f.name, show_value(va), show_value(vb), worse});
+    }
+  }
+  for (const auto& [name, b] : new_rows) {
+    if (!old_rows.count(name)) added.push_back(name);
+  }
+  return cmp;
+}
+
+// The comparison as text or Markdown, ending with the count of regressions.
+std::string render_diff(const DiffOptions& o, const std::string& schema,
+                        const std::vector<std::string>& notes, const Comparison& cmp,
+                        std::int64_t regressions) {
+  const std::vector<Change>& changes = cmp.changes;
+  const std::vector<std::string>& missing = cmp.missing;
+  const std::vector<std::string>& added = cmp.added;
+  std::string out;
+  const bool md = o.format == "markdown";
+  out += md ? fmt::format("# bngcert diff\n\n`{}` → `{}` ({}s)\n\n", o.old_file.string(),
+                          o.new_file.string(), schema.substr(8))
+            : fmt::format("bngcert diff: {} -> {} ({}s)\n", o.old_file.string(),
+                          o.new_file.string(), schema.substr(8));
+  for (const auto& n : notes) out += md ? fmt::format("> Note: {}\n\n", n) : "note: " + n + "\n";
+  if (changes.empty() && missing.empty() && added.empty()) {
+    out += md ? "No change: every compared figure is identical.\n"
+              : "no change: every compared figure is identical\n";
+  }
+  if (!changes.empty()) {
+    if (md) out += "| row | figure | old | new | |\n|---|---|---:|---:|---|\n";
+    for (const auto& c : changes) {
+      const char* verdict = c.worse ? "REGRESSION" : "better";
+      out +=
+          md ? fmt::format("| {} | {} | {} | {} | {} |\n", c.row, c.field, c.old_v, c.new_v,
+                           verdict)
+             : fmt::format("{:<11} {}: {} {} -> {}\n", verdict, c.row, c.field, c.old_v, c.new_v);
+    }
+  }
+  for (const auto& m : missing) {
+    out += md ? fmt::format("\n- REGRESSION: `{}` is in OLD but not in NEW", m)
+              : fmt::format("REGRESSION  {}: in OLD, missing from NEW\n", m);
+  }
+  for (const auto& a : added) {
+    out += md ? fmt::format("\n- new in NEW: `{}`", a) : fmt::format("new         {}\n", a);
+  }
+  out +=
+      md ? fmt::format("\n\n**{}** — {} regressions, {} changes.\n",
+                       regressions ? "REGRESSION" : "NO REGRESSION", regressions, changes.size())
+         : fmt::format("{} — {} regressions, {} changes\n",
+                       regressions ? "REGRESSION" : "no regression", regressions, changes.size());
+  return out;
+}
+
 }  // namespace
 
 int run_diff(const DiffOptions& o) {
   try {
     const json old_doc = read_document(o.old_file), new_doc = read_document(o.new_file);
-    const std::string schema = old_doc.value("schema", "");
-    if (schema != "bngcert-report" && schema != "bngcert-certificate") {
-      throw DiffError(fmt::format("{}: not a bngcert report or certificate (schema '{}')",
-                                  o.old_file.string(), schema));
-    }
-    if (new_doc.value("schema", "") != schema) {
-      throw DiffError(fmt::format(
-          "{} is a {} but {} is a {}: compare report with report, certificate with certificate",
-          o.old_file.string(), schema, o.new_file.string(), new_doc.value("schema", "?")));
-    }
-    if (old_doc.value("schema_version", 0) != new_doc.value("schema_version", 0)) {
-      throw DiffError(fmt::format(
-          "schema versions differ ({} {} vs {}): regenerate the old one with this bngcert, or "
-          "compare with the bngcert that wrote both",
-          schema, old_doc.value("schema_version", 0), new_doc.value("schema_version", 0)));
-    }
-    // Only verdicts judged at the kernels' declared α are compared: at another
-    // α (check --alpha, or an older check that took α from params.json) the
-    // failures and bound use measure against another bound, and a "better"
-    // would only say that the bound was looser.
-    for (const auto& [doc, file] : {std::pair{&old_doc, &o.old_file}, {&new_doc, &o.new_file}}) {
-      ReleaseStatus release;
-      try {
-        release = recorded_release_status(*doc, file->string());
-      } catch (const InputError& e) {
-        throw DiffError(e.what());
-      }
-      if (!release.is_release_verdict) {
-        throw DiffError(fmt::format(
-            "{}: {}. diff compares runs judged at the kernels' declared α only: at another α "
-            "its failures and bound use are measured against another bound, so no figure of it "
-            "can improve on a release's or fall short of it (judge the outputs again without "
-            "--alpha)",
-            file->string(), release.note));
-      }
-    }
+    const std::string schema = check_schemas(o, old_doc, new_doc);
+    require_release_verdicts(o, old_doc, new_doc);
     const bool report = schema == "bngcert-report";
     const json old_id = campaign_identity(old_doc, report),
                new_id = campaign_identity(new_doc, report);
     std::vector<std::string> notes;
-    if (old_id != new_id) {
-      std::string what;
-      for (const auto& [key, v] : old_id.items()) {
-        if (!new_id.contains(key) || new_id[key] != v) {
-          what += fmt::format(" {} ({} vs {})", key, v.dump(),
-                              new_id.contains(key) ? new_id[key].dump() : "absent");
-        }
-      }
-      for (const auto& [key, v] : new_id.items()) {
-        if (!old_id.contains(key)) what += fmt::format(" {} (absent vs {})", key, v.dump());
-      }
-      if (!o.allow_different_campaigns) {
-        throw DiffError(fmt::format(
-            "the runs differ in:{} — their numbers are not like for like. Compare runs of the "
-            "same campaign, or pass --allow-different-campaigns to compare rows both have",
-            what));
-      }
-      notes.push_back(
-          fmt::format("the runs differ in:{}; compared only the rows both have, as asked", what));
-    }
-
+    if (old_id != new_id) compare_campaigns(o, old_id, new_id, notes);
     const auto old_rows = rows_of(old_doc, report), new_rows = rows_of(new_doc, report);
-    struct Change {
-      std::string row, field, old_v, new_v;
-      bool worse;
-    };
-    std::vector<Change> changes;
-    std::vector<std::string> missing, added;
-    for (const auto& [name, a] : old_rows) {
-      const auto it = new_rows.find(name);
-      if (it == new_rows.end()) {
-        missing.push_back(name);
-        continue;
-      }
-      const Row& b = it->second;
-      for (const Field& f : kFields) {
-        const json& sa = f.in_metrics ? a.metrics : a.stats;
-        const json& sb = f.in_metrics ? b.metrics : b.stats;
-        const auto va = value_of(sa.value(f.key, json())), vb = value_of(sb.value(f.key, json()));
-        if (!va && !vb) continue;
-        const bool same = va && vb && (*va == *vb || (std::isnan(*va) && std::isnan(*vb)));
-        if (same) continue;
-        bool worse = false;
-        if (va && vb) {
-          worse = f.better == Better::lower ? (*vb > *va || (std::isnan(*vb) && !std::isnan(*va)))
-                                            : (*vb < *va || (std::isnan(*vb) && !std::isnan(*va)));
-        } else {
-          worse = va.has_value();  // a figure NEW no longer has
-        }
-        changes.push_back({name, f.name, show_value(va), show_value(vb), worse});
-      }
-    }
-    for (const auto& [name, b] : new_rows) {
-      if (!old_rows.count(name)) added.push_back(name);
-    }
-    if (o.allow_different_campaigns && old_id != new_id) missing.clear();  // not comparable
+    Comparison cmp = compare_rows(old_rows, new_rows);
+    if (o.allow_different_campaigns && old_id != new_id) cmp.missing.clear();  // not comparable
 
-    std::int64_t regressions = static_cast<std::int64_t>(missing.size());
-    for (const auto& c : changes) regressions += c.worse;
-    std::string out;
-    const bool md = o.format == "markdown";
-    out += md ? fmt::format("# bngcert diff\n\n`{}` → `{}` ({}s)\n\n", o.old_file.string(),
-                            o.new_file.string(), schema.substr(8))
-              : fmt::format("bngcert diff: {} -> {} ({}s)\n", o.old_file.string(),
-                            o.new_file.string(), schema.substr(8));
-    for (const auto& n : notes) out += md ? fmt::format("> Note: {}\n\n", n) : "note: " + n + "\n";
-    if (changes.empty() && missing.empty() && added.empty()) {
-      out += md ? "No change: every compared figure is identical.\n"
-                : "no change: every compared figure is identical\n";
-    }
-    if (!changes.empty()) {
-      if (md) out += "| row | figure | old | new | |\n|---|---|---:|---:|---|\n";
-      for (const auto& c : changes) {
-        const char* verdict = c.worse ? "REGRESSION" : "better";
-        out +=
-            md ? fmt::format("| {} | {} | {} | {} | {} |\n", c.row, c.field, c.old_v, c.new_v,
-                             verdict)
-               : fmt::format("{:<11} {}: {} {} -> {}\n", verdict, c.row, c.field, c.old_v, c.new_v);
-      }
-    }
-    for (const auto& m : missing) {
-      out += md ? fmt::format("\n- REGRESSION: `{}` is in OLD but not in NEW", m)
-                : fmt::format("REGRESSION  {}: in OLD, missing from NEW\n", m);
-    }
-    for (const auto& a : added) {
-      out += md ? fmt::format("\n- new in NEW: `{}`", a) : fmt::format("new         {}\n", a);
-    }
-    out +=
-        md ? fmt::format("\n\n**{}** — {} regressions, {} changes.\n",
-                         regressions ? "REGRESSION" : "NO REGRESSION", regressions, changes.size())
-           : fmt::format("{} — {} regressions, {} changes\n",
-                         regressions ? "REGRESSION" : "no regression", regressions, changes.size());
-    fmt::print("{}", out);
+    std::int64_t regressions = static_cast<std::int64_t>(cmp.missing.size());
+    for (const auto& c : cmp.changes) regressions += c.worse;
+    fmt::print("{}", render_diff(o, schema, notes, cmp, regressions));
     return regressions ? kExitFail : kExitPass;
   } catch (const DiffError& e) {
     fmt::print(stderr, "bngcert: diff: {}\n", e.what());

@@ -70,28 +70,19 @@ std::string out_of_memory(const CheckOptions& o, const DumpShape& s, std::int64_
       o.dir.string(), s.batch, s.channel, width, s.batch, width * s.batch, jobs, advice);
 }
 
-}  // namespace
-
-int run_check(const CheckOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  const std::string started = utc_now();
-  require_dump_dir(o.dir);  // a mistyped --dir first, before anything it lacks
-  prepare_output_dir(o.out);
-
-  // The call: flags, then params.json. α is not read from there (dump_params.hpp).
-  const DumpParams params = resolve_dump_params(o);
-  for (const std::string& note : params.notes) fmt::print(stderr, "bngcert: check: {}\n", note);
-  const prop::Target tgt = params.target;
-  const std::string target(prop::target_name(tgt));
-  const int is_train = params.is_train;
-
-  // The eight arrays.
+// The eight arrays, each file read whole.
+DumpArrays read_dump_arrays(const CheckOptions& o) {
   DumpArrays a;
   for (std::string_view n : kInputNames)
     a.emplace(n, npy::Array::open(o.dir / (std::string(n) + ".npy")));
   for (std::string_view n : kOutputNames)
     a.emplace(n, npy::Array::open(o.dir / (std::string(n) + ".npy")));
+  return a;
+}
 
+// The type combination the arrays' dtypes name, refused unless the target has that kernel.
+Combo dump_combo(const DumpArrays& a, prop::Target tgt) {
+  const std::string target(prop::target_name(tgt));
   const npy::DType data = a.at("x").header().dtype, stats = a.at("mean").header().dtype;
   for (const char* n : {"dy", "dx"}) {
     if (a.at(n).header().dtype != data) {
@@ -121,23 +112,12 @@ int run_check(const CheckOptions& o) {
         fmt::format("{} has no {} kernel (the files' dtypes say {}; the registry gives it {})",
                     target, combo_name(*combo), combo_name(*combo), combo_list(have)));
   }
+  return *combo;
+}
 
-  // Shapes: x is [batch, channel] or [N, H, W, channel] (batch = N·H·W).
-  const CallSize size = check_dump_shapes(a, o.dir, params.batch, params.channel);
-
-  const DumpShape shape{*combo, size.batch, size.channel, is_train};
-  const std::int64_t width = block_width(shape, o.block_elements);
-  const std::int64_t blocks = (size.channel + width - 1) / width;
-  ArrayCheck check;
-  try {
-    Progress progress("check", blocks, o.progress);
-    check = judge_arrays(a, tgt, shape, {o.alpha, o.block_elements, o.jobs, false, &progress});
-  } catch (const std::bad_alloc&) {
-    throw InputError(
-        out_of_memory(o, shape, width, std::min<std::int64_t>(check_jobs(o.jobs), blocks)));
-  }
-  check.start = start;  // the run began with reading the files, not with judging them
-  check.started_utc = started;
+// The report and certificate of a judged dump, and the line on stderr.
+int write_check(const CheckOptions& o, ArrayCheck& check, const DumpArrays& a,
+                const DumpShape& shape) {
   check.tally.calls["files in " + o.dir.string()] = 1;
   const json run = array_check_run(check, a, shape, o.dir.string(), o.alpha.has_value());
   const std::int64_t outputs = run["outputs"].get<std::int64_t>();
@@ -157,6 +137,41 @@ int run_check(const CheckOptions& o) {
   }
   // At the α judged: --alpha asks whether the outputs pass at that α.
   return pass ? kExitPass : kExitFail;
+}
+
+}  // namespace
+
+int run_check(const CheckOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string started = utc_now();
+  require_dump_dir(o.dir);  // a mistyped --dir first, before anything it lacks
+  prepare_output_dir(o.out);
+
+  // The call: flags, then params.json. α is not read from there (dump_params.hpp).
+  const DumpParams params = resolve_dump_params(o);
+  for (const std::string& note : params.notes) fmt::print(stderr, "bngcert: check: {}\n", note);
+  const prop::Target tgt = params.target;
+  const int is_train = params.is_train;
+  const DumpArrays a = read_dump_arrays(o);
+  const Combo combo = dump_combo(a, tgt);
+
+  // Shapes: x is [batch, channel] or [N, H, W, channel] (batch = N·H·W).
+  const CallSize size = check_dump_shapes(a, o.dir, params.batch, params.channel);
+
+  const DumpShape shape{combo, size.batch, size.channel, is_train};
+  const std::int64_t width = block_width(shape, o.block_elements);
+  const std::int64_t blocks = (size.channel + width - 1) / width;
+  ArrayCheck check;
+  try {
+    Progress progress("check", blocks, o.progress);
+    check = judge_arrays(a, tgt, shape, {o.alpha, o.block_elements, o.jobs, false, &progress});
+  } catch (const std::bad_alloc&) {
+    throw InputError(
+        out_of_memory(o, shape, width, std::min<std::int64_t>(check_jobs(o.jobs), blocks)));
+  }
+  check.start = start;  // the run began with reading the files, not with judging them
+  check.started_utc = started;
+  return write_check(o, check, a, shape);
 }
 
 }  // namespace bng::cert

@@ -54,13 +54,15 @@ std::string shapes_held(const DumpArrays& a, const std::filesystem::path& dir) {
   return fmt::format("{}/ holds {}", dir.string(), listed(parts));
 }
 
-}  // namespace
+// Whether any per-channel array has another length than c.
+bool per_channel_differs(const DumpArrays& a, std::int64_t c) {
+  return std::any_of(kChannelArrays.begin(), kChannelArrays.end(),
+                     [&](const char* n) { return a.at(n).header().shape[0] != c; });
+}
 
-CallSize check_dump_shapes(const DumpArrays& a, const std::filesystem::path& dir,
-                           const std::optional<GivenValue>& batch,
-                           const std::optional<GivenValue>& channel) {
-  // First what the arrays must be whatever the call: x, dy and dx one shape,
-  // the per-channel arrays one-dimensional.
+// What the arrays must be whatever the call: x, dy and dx one shape, the
+// per-channel arrays one-dimensional and of one length.
+void check_array_shapes(const DumpArrays& a, const std::filesystem::path& dir) {
   const npy::Array& x = a.at("x");
   const npy::Header& xh = x.header();
   if (xh.shape.empty()) {
@@ -83,21 +85,21 @@ CallSize check_dump_shapes(const DumpArrays& a, const std::filesystem::path& dir
                                    a.at(n).name(), h.shape_string(), kChannelList));
     }
   }
-  const auto per_channel_differs = [&](std::int64_t c) {
-    return std::any_of(kChannelArrays.begin(), kChannelArrays.end(),
-                       [&](const char* n) { return a.at(n).header().shape[0] != c; });
-  };
-  if (per_channel_differs(a.at("mean").header().shape[0])) {
+  if (per_channel_differs(a, a.at("mean").header().shape[0])) {
     throw InputError(fmt::format("{}: {} must all have one shape, (channel,)", shapes_held(a, dir),
                                  kChannelList));
   }
+}
 
-  // Then the channel count: given, or x.npy's last dimension (a one-dimensional
-  // x is one row, unless a channel count is given).
+// The channel count: given, or x.npy's last dimension (a one-dimensional x is
+// one row, unless a channel count is given).
+std::int64_t dump_channels(const DumpArrays& a, const std::filesystem::path& dir,
+                           const std::optional<GivenValue>& channel) {
+  const npy::Header& xh = a.at("x").header();
   CallSize size;
   if (channel) {
     if ((xh.shape.size() >= 2 && xh.shape.back() != channel->value) ||
-        per_channel_differs(channel->value)) {
+        per_channel_differs(a, channel->value)) {
       const std::string last =
           xh.shape.size() >= 2 ? fmt::format(" and x.npy's last dimension to be {}", channel->value)
                                : "";
@@ -114,15 +116,21 @@ CallSize check_dump_shapes(const DumpArrays& a, const std::filesystem::path& dir
       throw InputError(
           fmt::format("{}: no channels: a call has at least one", shapes_held(a, dir)));
     }
-    if (per_channel_differs(size.channel)) {
+    if (per_channel_differs(a, size.channel)) {
       throw InputError(fmt::format(
           "{}: x.npy's last dimension, the channel count, is {}, so each of {} needs shape ({},)",
           shapes_held(a, dir), size.channel, kChannelList, size.channel));
     }
   }
+  return size.channel;
+}
 
-  // Then the batch: whole rows of `channel` elements (a division: batch ×
-  // channel given in a file could overflow).
+// The batch: whole rows of `channel` elements (a division: batch × channel
+// given in a file could overflow).
+std::int64_t dump_rows(const DumpArrays& a, const std::filesystem::path& dir,
+                       const std::optional<GivenValue>& batch,
+                       const std::optional<GivenValue>& channel, CallSize size) {
+  const npy::Header& xh = a.at("x").header();
   const std::int64_t elements = xh.elements();
   if (elements % size.channel != 0) {
     throw InputError(fmt::format("{}: {} elements, not whole rows of {} channels ({})",
@@ -139,7 +147,18 @@ CallSize check_dump_shapes(const DumpArrays& a, const std::filesystem::path& dir
   if (rows < 1) {
     throw InputError(fmt::format("{}: no rows: a call has at least one", shapes_held(a, dir)));
   }
-  size.batch = rows;
+  return rows;
+}
+
+}  // namespace
+
+CallSize check_dump_shapes(const DumpArrays& a, const std::filesystem::path& dir,
+                           const std::optional<GivenValue>& batch,
+                           const std::optional<GivenValue>& channel) {
+  check_array_shapes(a, dir);
+  CallSize size;
+  size.channel = dump_channels(a, dir, channel);
+  size.batch = dump_rows(a, dir, batch, channel, size);
   return size;
 }
 

@@ -193,6 +193,72 @@ Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel) {
   return col;
 }
 
+namespace {
+
+// Output i of o, located in the whole call (a block of channels is part of one).
+Failure located(const Case& c, const Origin& origin, std::uint64_t order, Output o, std::int64_t i,
+                double y, const ref::Expected& e, const Sample& s) {
+  Failure fl;
+  fl.order = order;
+  fl.origin = origin;
+  fl.output = o;
+  fl.combo = c.combo;
+  fl.is_train = c.is_train;
+  fl.batch = c.batch;
+  fl.channel = origin.channel_total ? origin.channel_total : c.channel;
+  fl.n = o == Output::dx ? i / c.channel : 0;
+  fl.c = (o == Output::dx ? i % c.channel : i) + origin.channel_offset;
+  fl.y = y;
+  fl.expected = e;
+  fl.sample = s;
+  return fl;
+}
+
+// A failing output i of o: in the fault map, in the failing indices (when
+// kept) and, among the first kFailuresKept, in the failures printed.
+void note_failure(const Case& c, const Origin& origin, std::uint64_t order, Output o, std::size_t i,
+                  double y, const ref::Expected& e, const Sample& s, KernelTally& t) {
+  OutputTally& tally = t[o];
+  const auto i64 = static_cast<std::int64_t>(i);
+  tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
+                    origin.channel_total ? origin.channel_total : c.channel,
+                    o == Output::dx ? i64 / c.channel : 0,
+                    (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
+  if (t.keep_failing) {
+    const std::int64_t channels = origin.channel_total ? origin.channel_total : c.channel;
+    tally.failing.push_back(o == Output::dx ? (i64 / c.channel) * channels + i64 % c.channel +
+                                                  origin.channel_offset
+                                            : i64 + origin.channel_offset);
+    if (s.kind == ref::Kind::finite && std::isfinite(e.rounded) && !std::isfinite(y)) {
+      ++tally.nonfinite_where_finite;
+    }
+  }
+  if (tally.failures.size() < kFailuresKept) {
+    tally.failures.push_back(located(c, origin, order, o, i64, y, e, s));
+  }
+}
+
+// This case's worst output of o (index i), kept with its case when it uses
+// more of its bound than the tally's worst (a tie: the earlier case).
+void note_worst(const Case& c, const Outputs& got, const Origin& origin, std::uint64_t order,
+                Output o, std::int64_t i, double y, const ref::Expected& e, const Sample& s,
+                bool column_worst, Worst& w) {
+  const bool better = !w.valid() || s.bound_use > w.where.sample.bound_use ||
+                      (s.bound_use == w.where.sample.bound_use && order < w.where.order);
+  if (!better) return;
+  w.where = located(c, origin, order, o, i, y, e, s);
+  const std::int64_t ch = o == Output::dx ? i % c.channel : i;
+  if (column_worst) {
+    w.c = column_case(c, ch);
+    w.got = column_outputs(got, c, ch);
+  } else {
+    w.c = c;
+    w.got = got;
+  }
+}
+
+}  // namespace
+
 void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
            std::uint64_t order, bool column_worst, KernelTally& t) {
   const double alpha = t.kernel.alpha;
@@ -225,70 +291,12 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
         worst_index = static_cast<std::int64_t>(i);
         worst_sample = s;
       }
-      if (!s.m.pass) {
-        const auto i64 = static_cast<std::int64_t>(i);
-        tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
-                          origin.channel_total ? origin.channel_total : c.channel,
-                          o == Output::dx ? i64 / c.channel : 0,
-                          (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
-      }
-      if (!s.m.pass && t.keep_failing) {
-        const auto i64 = static_cast<std::int64_t>(i);
-        const std::int64_t channels = origin.channel_total ? origin.channel_total : c.channel;
-        tally.failing.push_back(o == Output::dx ? (i64 / c.channel) * channels + i64 % c.channel +
-                                                      origin.channel_offset
-                                                : i64 + origin.channel_offset);
-        if (s.kind == ref::Kind::finite && std::isfinite(es[i].rounded) && !std::isfinite(ys[i])) {
-          ++tally.nonfinite_where_finite;
-        }
-      }
-      if (!s.m.pass && tally.failures.size() < kFailuresKept) {
-        Failure fl;
-        fl.order = order;
-        fl.origin = origin;
-        fl.output = o;
-        fl.combo = c.combo;
-        fl.is_train = c.is_train;
-        fl.batch = c.batch;
-        fl.channel = origin.channel_total ? origin.channel_total : c.channel;
-        fl.n = o == Output::dx ? static_cast<std::int64_t>(i) / c.channel : 0;
-        fl.c = (o == Output::dx ? static_cast<std::int64_t>(i) % c.channel
-                                : static_cast<std::int64_t>(i)) +
-               origin.channel_offset;
-        fl.y = ys[i];
-        fl.expected = es[i];
-        fl.sample = s;
-        tally.failures.push_back(std::move(fl));
-      }
+      if (!s.m.pass) note_failure(c, origin, order, o, i, ys[i], es[i], s, t);
     }
     if (sums.yy != 0 || sums.ee != 0 || sums.rel_n != 0) tally.metric_sums[order].merge(sums);
     if (worst_index < 0) continue;
-    Worst& w = tally.worst;
-    const bool better =
-        !w.valid() || worst_sample.bound_use > w.where.sample.bound_use ||
-        (worst_sample.bound_use == w.where.sample.bound_use && order < w.where.order);
-    if (!better) continue;
-    Failure& at = w.where;
-    at.order = order;
-    at.origin = origin;
-    at.output = o;
-    at.combo = c.combo;
-    at.is_train = c.is_train;
-    at.batch = c.batch;
-    at.channel = origin.channel_total ? origin.channel_total : c.channel;
-    const std::int64_t ch = o == Output::dx ? worst_index % c.channel : worst_index;
-    at.n = o == Output::dx ? worst_index / c.channel : 0;
-    at.c = ch + origin.channel_offset;
-    at.y = ys[worst_index];
-    at.expected = es[worst_index];
-    at.sample = worst_sample;
-    if (column_worst) {
-      w.c = column_case(c, ch);
-      w.got = column_outputs(got, c, ch);
-    } else {
-      w.c = c;
-      w.got = got;
-    }
+    note_worst(c, got, origin, order, o, worst_index, ys[worst_index], es[worst_index],
+               worst_sample, column_worst, tally.worst);
   }
 }
 

@@ -111,6 +111,77 @@ Gathered judge_cases(const OpenedPack& p, const std::vector<std::size_t>& owned,
   return all;
 }
 
+// Cases that differ from what the pack's seed and options generate void the
+// run: nothing is judged.
+int refuse_pack(const OpenedPack& p, const Gathered& g) {
+  for (std::size_t i = 0; i < g.refusals.size() && i < kFailuresKept; ++i) {
+    fmt::print(stderr, "bngcert: check refused: {}\n", g.refusals[i]);
+  }
+  fmt::print(stderr,
+             "bngcert: check refused: {} case(s) of {} differ from what the pack's seed and "
+             "options generate; nothing was judged (no report, no certificate)\n",
+             g.refusals.size(), p.root.string());
+  return kExitError;
+}
+
+// The report's "run": the pack, the campaign it was exported from, the counts.
+json pack_run(const OpenedPack& p, std::size_t cases, std::int64_t outputs, int jobs,
+              const std::string& started, std::chrono::steady_clock::time_point start) {
+  json run = {
+      {"kind", "pack"},    {"pack", p.root.string()}, {"manifest", p.manifest_path.string()},
+      {"jobs", jobs},      {"started_utc", started},  {"cases", cases},
+      {"outputs", outputs}};
+  run.update(campaign_run_fields(p.plan.options, p.plan.families));
+  run["duration_s"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return run;
+}
+
+// A shard of the check: its directory for bngcert merge, nothing judged here.
+int write_pack_shard(const PackCheckOptions& o, const OpenedPack& p, const Shard& shard,
+                     const json& run, Gathered& g, std::size_t cases, std::int64_t outputs) {
+  ShardRecord record;
+  record.command = "check";
+  record.shard = shard;
+  record.identity = {
+      {"kind", "pack"}, {"campaign", p.campaign}, {"planned_cases", p.plan.cases.size()}};
+  record.build = build_json({});
+  record.run = run;
+  record.run["host"] = host_name();
+  for (const auto& f : g.failed) {
+    record.failed_cases.push_back({{"index", f.index}, {"case", f.name}, {"reason", f.reason}});
+  }
+  record.kernels = std::move(g.kernels);
+  record.cases = std::move(g.records);
+  write_shard_dir(o.out, record);
+  fmt::print(stderr,
+             "bngcert: shard {} of the check — {} cases, {} outputs judged, {} failed cases; "
+             "wrote {}/ (judged when merged: bngcert merge)\n",
+             shard.label(), cases, outputs, g.failed.size(), o.out.string());
+  return kExitPass;
+}
+
+// The whole check: report and certificate, the failed cases and the verdict on stderr.
+int write_pack_report(const PackCheckOptions& o, json& run, Gathered& g, std::size_t cases,
+                      std::int64_t outputs) {
+  json failed_json = json::array();
+  for (const auto& f : g.failed) failed_json.push_back({{"case", f.name}, {"reason", f.reason}});
+  run["failed_cases"] = failed_json;
+  const json report = write_report(o.out, run, g.kernels);
+  const bool pass = write_certificate(o.out, {report});
+  for (std::size_t i = 0; i < g.failed.size() && i < kFailuresKept; ++i) {
+    fmt::print(stderr, "bngcert: failed case {}: {}\n", g.failed[i].name, g.failed[i].reason);
+  }
+  if (g.failed.size() > kFailuresKept) {
+    fmt::print(stderr, "bngcert: … and {} more failed cases (report.json run.failed_cases)\n",
+               g.failed.size() - kFailuresKept);
+  }
+  fmt::print(stderr,
+             "bngcert: check {} — {} cases, {} outputs judged, {} failed cases; wrote {}/\n",
+             pass ? "PASS" : "FAIL", cases, outputs, g.failed.size(), o.out.string());
+  return pass ? kExitPass : kExitFail;
+}
+
 }  // namespace
 
 int run_pack_check(const PackCheckOptions& o) {
@@ -143,67 +214,15 @@ int run_pack_check(const PackCheckOptions& o) {
   const int jobs =
       o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   Gathered g = judge_cases(p, owned, o, jobs);
-  if (!g.refusals.empty()) {
-    for (std::size_t i = 0; i < g.refusals.size() && i < kFailuresKept; ++i) {
-      fmt::print(stderr, "bngcert: check refused: {}\n", g.refusals[i]);
-    }
-    fmt::print(stderr,
-               "bngcert: check refused: {} case(s) of {} differ from what the pack's seed and "
-               "options generate; nothing was judged (no report, no certificate)\n",
-               g.refusals.size(), p.root.string());
-    return kExitError;
-  }
+  if (!g.refusals.empty()) return refuse_pack(p, g);
 
   std::int64_t outputs = 0;
   for (const auto& k : g.kernels) {
     for (const auto& ot : k.outputs) outputs += ot.all.outputs;
   }
-  json run = {
-      {"kind", "pack"},    {"pack", p.root.string()}, {"manifest", p.manifest_path.string()},
-      {"jobs", jobs},      {"started_utc", started},  {"cases", owned.size()},
-      {"outputs", outputs}};
-  run.update(campaign_run_fields(p.plan.options, p.plan.families));
-  run["duration_s"] =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  if (shard) {
-    ShardRecord record;
-    record.command = "check";
-    record.shard = *shard;
-    record.identity = {
-        {"kind", "pack"}, {"campaign", p.campaign}, {"planned_cases", p.plan.cases.size()}};
-    record.build = build_json({});
-    record.run = run;
-    record.run["host"] = host_name();
-    for (const auto& f : g.failed) {
-      record.failed_cases.push_back({{"index", f.index}, {"case", f.name}, {"reason", f.reason}});
-    }
-    record.kernels = std::move(g.kernels);
-    record.cases = std::move(g.records);
-    write_shard_dir(o.out, record);
-    fmt::print(stderr,
-               "bngcert: shard {} of the check — {} cases, {} outputs judged, {} failed cases; "
-               "wrote {}/ (judged when merged: bngcert merge)\n",
-               shard->label(), owned.size(), outputs, g.failed.size(), o.out.string());
-    return kExitPass;
-  }
-
-  json failed_json = json::array();
-  for (const auto& f : g.failed) failed_json.push_back({{"case", f.name}, {"reason", f.reason}});
-  run["failed_cases"] = failed_json;
-  const json report = write_report(o.out, run, g.kernels);
-  const bool pass = write_certificate(o.out, {report});
-  for (std::size_t i = 0; i < g.failed.size() && i < kFailuresKept; ++i) {
-    fmt::print(stderr, "bngcert: failed case {}: {}\n", g.failed[i].name, g.failed[i].reason);
-  }
-  if (g.failed.size() > kFailuresKept) {
-    fmt::print(stderr, "bngcert: … and {} more failed cases (report.json run.failed_cases)\n",
-               g.failed.size() - kFailuresKept);
-  }
-  fmt::print(stderr,
-             "bngcert: check {} — {} cases, {} outputs judged, {} failed cases; wrote {}/\n",
-             pass ? "PASS" : "FAIL", owned.size(), outputs, g.failed.size(), o.out.string());
-  return pass ? kExitPass : kExitFail;
+  json run = pack_run(p, owned.size(), outputs, jobs, started, start);
+  if (shard) return write_pack_shard(o, p, *shard, run, g, owned.size(), outputs);
+  return write_pack_report(o, run, g, owned.size(), outputs);
 }
 
 }  // namespace bng::cert

@@ -69,17 +69,13 @@ constexpr const char* kMetricsHeader =
     "<th>cosine similarity</th><th>max rel. error</th><th>mean rel. error</th><th>rel. error "
     "&gt; 1e-3</th><th>rel. error &gt; 1e-4</th>";
 
-}  // namespace
-
-std::string render_html(const json& r) {
-  const json& b = r["build"];
+// The verdict, and why it is not a release's when it is not.
+void html_verdict(std::string& h, const json& r) {
   const json& run = r["run"];
   const json& v = r["verdict"];
   const bool pass = v["pass"].get<bool>();
   // A verdict at another α than the kernels' own (check --alpha) must not look like a release's.
   const bool release = v.value("is_release_verdict", true);
-  std::string h = kHead;
-  h += "<h1>BatchNormGrad error report</h1>\n";
   h += fmt::format(
       "<p><span class=\"verdict {}\">{}{}</span> {} outputs of {} cases judged; {} beyond their "
       "kernel's bound 1·ulp(y*) + α·M; {} failed calls.</p>\n",
@@ -92,11 +88,16 @@ std::string render_html(const json& r) {
   if (!release) {
     h += fmt::format("<p><strong>{}</strong></p>\n", html_escape(v.value("release_note", "")));
   }
+}
+
+// What ran: shards, build, the checked call or the campaign, when.
+void html_run_table(std::string& h, const json& r) {
+  const json& run = r["run"];
   h += "<table>";
   if (run.contains("sharding")) {
     h += "<tr><th class=\"l\">shards</th>" + tdl(sharding_line(run["sharding"])) + "</tr>";
   }
-  for (const auto& [label, value] : build_rows(b)) {
+  for (const auto& [label, value] : build_rows(r["build"])) {
     h += "<tr><th class=\"l\">" + html_escape(label) + "</th>" + tdl(value) + "</tr>";
   }
   if (run.value("kind", "") == "check") {
@@ -126,7 +127,11 @@ std::string render_html(const json& r) {
        "roundoff; κ = M / |y*| (cancellation); bound use = |y − y*| / (ulp(y*) + α·M): an output "
        "passes "
        "when it is at most 1. docs/certification.md explains every number.</p>\n";
+}
 
+// One row per kernel output, then the cases that failed as a whole.
+void html_summary(std::string& h, const json& r) {
+  const json& run = r["run"];
   h += std::string(
            "<h2>Summary</h2><table><tr><th class=\"l\">kernel</th><th>α</th><th "
            "class=\"l\">output</th>") +
@@ -152,64 +157,69 @@ std::string render_html(const json& r) {
     }
     h += "</table>\n";
   }
+}
 
-  for (const auto& k : r["kernels"]) {
-    const std::string kname = k["name"].get<std::string>();
-    h += fmt::format("<h2 id=\"{0}\">{0} — <span class=\"verdict {1}\">{2}</span></h2>\n",
-                     html_escape(kname), k["pass"].get<bool>() ? "pass" : "failv",
-                     verdict_word(k["pass"].get<bool>()));
-    std::string calls;
-    for (const auto& [ep, n] : k["calls"].items()) calls += fmt::format("{} ×{}, ", ep, show(n));
-    h += fmt::format("<p>α = <code>{}</code> ({}); {} cases; calls: {}</p>\n",
-                     html_escape(k["alpha_hex"].get<std::string>()), html_escape(show(k["alpha"])),
-                     html_escape(show(k["cases"])), html_escape(calls));
-    for (const auto& m : k["call_error_messages"]) {
-      h += "<p class=\"msg\">call error: " + html_escape(m.get<std::string>()) + "</p>\n";
-    }
-    for (const auto& [name, o] : k["outputs"].items()) {
-      const json& s = o["stats"];
+// One output of a kernel: its charts, its families, its worst output and failures.
+void html_output(std::string& h, const std::string& kname, const std::string& name, const json& o) {
+  const json& s = o["stats"];
+  h += fmt::format(
+      "<h3>{} {} <small>({}, α/u = {}; {} exact, {} NaN and {} non-finite references, "
+      "{} with y* = 0)</small></h3>\n",
+      html_escape(kname), name, o["format"].get<std::string>(),
+      html_escape(show(o["alpha_over_u"])), html_escape(show(s["exact"])),
+      html_escape(show(s["nan_refs"])), html_escape(show(s["nonfinite_refs"])),
+      html_escape(show(s["zero_refs"])));
+  h += "<div class=\"charts\">" + svg_histogram(o, kname + " " + name + ": ULP errors") +
+       svg_scatter(o, kname + " " + name + ": normalised error vs cancellation") + "</div>\n";
+  if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
+    h += "<div class=\"charts\">" +
+         svg_fault_map(o["faults"], kname + " " + name + ": where the failures are") + "</div>\n";
+  }
+  h += std::string("<table><tr><th class=\"l\">family</th><th class=\"l\">mode</th>") +
+       kStatsHeader + "</tr>\n";
+  for (const auto& f : o["by_family"]) {
+    h += fmt::format("<tr{}>", f["stats"]["fails"].get<std::int64_t>() ? " class=\"fail\"" : "") +
+         tdl(f["family"].get<std::string>()) + tdl(f["mode"].get<std::string>()) +
+         stats_cells(f["stats"]) + "</tr>\n";
+  }
+  h += "</table>\n";
+  if (!o["worst"].is_null()) {
+    h += "<p>Worst output (largest bound use):</p><p class=\"msg\">" +
+         html_escape(o["worst"]["message"].get<std::string>()) + "</p>\n";
+    if (o["worst"].contains("reproducer")) {
+      const std::string rep = o["worst"]["reproducer"].get<std::string>();
       h += fmt::format(
-          "<h3>{} {} <small>({}, α/u = {}; {} exact, {} NaN and {} non-finite references, "
-          "{} with y* = 0)</small></h3>\n",
-          html_escape(kname), name, o["format"].get<std::string>(),
-          html_escape(show(o["alpha_over_u"])), html_escape(show(s["exact"])),
-          html_escape(show(s["nan_refs"])), html_escape(show(s["nonfinite_refs"])),
-          html_escape(show(s["zero_refs"])));
-      h += "<div class=\"charts\">" + svg_histogram(o, kname + " " + name + ": ULP errors") +
-           svg_scatter(o, kname + " " + name + ": normalised error vs cancellation") + "</div>\n";
-      if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
-        h += "<div class=\"charts\">" +
-             svg_fault_map(o["faults"], kname + " " + name + ": where the failures are") +
-             "</div>\n";
-      }
-      h += std::string("<table><tr><th class=\"l\">family</th><th class=\"l\">mode</th>") +
-           kStatsHeader + "</tr>\n";
-      for (const auto& f : o["by_family"]) {
-        h += fmt::format("<tr{}>",
-                         f["stats"]["fails"].get<std::int64_t>() ? " class=\"fail\"" : "") +
-             tdl(f["family"].get<std::string>()) + tdl(f["mode"].get<std::string>()) +
-             stats_cells(f["stats"]) + "</tr>\n";
-      }
-      h += "</table>\n";
-      if (!o["worst"].is_null()) {
-        h += "<p>Worst output (largest bound use):</p><p class=\"msg\">" +
-             html_escape(o["worst"]["message"].get<std::string>()) + "</p>\n";
-        if (o["worst"].contains("reproducer")) {
-          const std::string rep = o["worst"]["reproducer"].get<std::string>();
-          h += fmt::format(
-              "<p>Reproducer: <code>{0}/</code> — <code>bngcert check --dir {0} --out "
-              "check-out</code></p>\n",
-              html_escape(rep));
-        }
-      }
-      if (!o["failures"].empty()) {
-        h += fmt::format("<p>Failures (first {} of {}):</p>\n", o["failures"].size(),
-                         html_escape(show(s["fails"])));
-        for (const auto& f : o["failures"])
-          h += "<p class=\"msg\">" + html_escape(f["message"].get<std::string>()) + "</p>\n";
-      }
+          "<p>Reproducer: <code>{0}/</code> — <code>bngcert check --dir {0} --out "
+          "check-out</code></p>\n",
+          html_escape(rep));
     }
   }
+  if (!o["failures"].empty()) {
+    h += fmt::format("<p>Failures (first {} of {}):</p>\n", o["failures"].size(),
+                     html_escape(show(s["fails"])));
+    for (const auto& f : o["failures"])
+      h += "<p class=\"msg\">" + html_escape(f["message"].get<std::string>()) + "</p>\n";
+  }
+}
+
+// One kernel: its verdict, α, calls, call errors and each output.
+void html_kernel(std::string& h, const json& k) {
+  const std::string kname = k["name"].get<std::string>();
+  h += fmt::format("<h2 id=\"{0}\">{0} — <span class=\"verdict {1}\">{2}</span></h2>\n",
+                   html_escape(kname), k["pass"].get<bool>() ? "pass" : "failv",
+                   verdict_word(k["pass"].get<bool>()));
+  std::string calls;
+  for (const auto& [ep, n] : k["calls"].items()) calls += fmt::format("{} ×{}, ", ep, show(n));
+  h += fmt::format("<p>α = <code>{}</code> ({}); {} cases; calls: {}</p>\n",
+                   html_escape(k["alpha_hex"].get<std::string>()), html_escape(show(k["alpha"])),
+                   html_escape(show(k["cases"])), html_escape(calls));
+  for (const auto& m : k["call_error_messages"]) {
+    h += "<p class=\"msg\">call error: " + html_escape(m.get<std::string>()) + "</p>\n";
+  }
+  for (const auto& [name, o] : k["outputs"].items()) html_output(h, kname, name, o);
+}
+
+void html_families(std::string& h, const json& run) {
   if (run.contains("families")) {
     h += "<h2>Case families</h2><table><tr><th class=\"l\">family</th><th class=\"l\">what it "
          "covers</th></tr>\n";
@@ -219,6 +229,18 @@ std::string render_html(const json& r) {
     }
     h += "</table>\n";
   }
+}
+
+}  // namespace
+
+std::string render_html(const json& r) {
+  std::string h = kHead;
+  h += "<h1>BatchNormGrad error report</h1>\n";
+  html_verdict(h, r);
+  html_run_table(h, r);
+  html_summary(h, r);
+  for (const auto& k : r["kernels"]) html_kernel(h, k);
+  html_families(h, r["run"]);
   h += "</body></html>\n";
   return h;
 }

@@ -76,20 +76,22 @@ std::string sharding_line(const json& sh) {
                      missing.empty() ? "" : " — PARTIAL, missing:" + missing);
 }
 
-std::string render_markdown(const json& r) {
-  const json& b = r["build"];
+namespace {
+
+// The verdict, and the build and run it judged.
+void md_verdict(std::string& md, const json& r) {
   const json& run = r["run"];
   const json& v = r["verdict"];
   // A verdict at another α than the kernels' own (check --alpha) must not read like a release's.
   const bool release = v.value("is_release_verdict", true);
-  std::string md = "# BatchNormGrad error report\n\n";
   md += fmt::format(
       "**Verdict: {}{}** — {} outputs of {} cases judged; {} beyond their kernel's bound "
       "`1·ulp(y*) + α·M`, {} failed calls.\n\n",
       verdict_word(v), release ? "" : " — NOT a release verdict", show(run["outputs"]),
       show(run["cases"]), show(v["failed_outputs"]), show(v["call_errors"]));
   if (!release) md += fmt::format("> {}\n\n", v.value("release_note", ""));
-  for (const auto& [label, value] : build_rows(b)) md += fmt::format("- {}: {}\n", label, value);
+  for (const auto& [label, value] : build_rows(r["build"]))
+    md += fmt::format("- {}: {}\n", label, value);
   md += fmt::format("- Run: {}\n", run_line(run));
   if (run.contains("sharding")) md += fmt::format("- {}\n", sharding_line(run["sharding"]));
   md += fmt::format("- Started {}, took {:.1f} s\n\n", run.value("started_utc", "?"),
@@ -98,7 +100,11 @@ std::string render_markdown(const json& r) {
       "ULP error = |y − y*| / ulp(y*); normalised error = |y − y*| / (u·M); κ = M / |y*|; bound "
       "use "
       "= |y − y*| / (ulp(y*) + α·M), at most 1 for a pass. See docs/certification.md.\n\n";
+}
 
+// One row per kernel output, then the cases that failed as a whole.
+void md_summary(std::string& md, const json& r) {
+  const json& run = r["run"];
   md +=
       "## Summary\n\n| kernel | α | output | outputs | fails | correctly rounded | within 1 ulp "
       "| worst bound use | max ULP error | max κ | cosine similarity | max rel. error | mean rel. "
@@ -126,58 +132,76 @@ std::string render_markdown(const json& r) {
           fmt::format("- `{}`: {}\n", c["case"].get<std::string>(), c["reason"].get<std::string>());
     }
   }
-  for (const auto& k : r["kernels"]) {
-    md += fmt::format("\n## {} — {}\n\nα = {} ({}). {} cases; calls:", k["name"].get<std::string>(),
-                      verdict_word(k["pass"].get<bool>()), k["alpha_hex"].get<std::string>(),
-                      show(k["alpha"]), show(k["cases"]));
-    for (const auto& [ep, n] : k["calls"].items()) md += fmt::format(" {} ×{};", ep, show(n));
-    md += "\n";
-    for (const auto& m : k["call_error_messages"])
-      md += fmt::format("\n- call error: {}", m.get<std::string>());
-    for (const auto& [name, o] : k["outputs"].items()) {
-      md += fmt::format("\n### {} ({}, α/u = {})\n\n", name, o["format"].get<std::string>(),
-                        show(o["alpha_over_u"]));
-      md +=
-          "| family | mode | outputs | fails | max ULP error | max normalised error | max κ | max "
-          "bound use |\n"
-          "|---|---|---:|---:|---:|---:|---:|---:|\n";
-      for (const auto& f : o["by_family"]) {
-        const json& s = f["stats"];
-        md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                          f["family"].get<std::string>(), f["mode"].get<std::string>(),
-                          show(s["outputs"]), show(s["fails"]), show(s["max_ulp_error"]),
-                          show(s["max_normalised_error"]), show(s["max_kappa"]),
-                          show(s["max_bound_use"]));
-      }
-      if (!o["worst"].is_null()) {
-        md += fmt::format("\nWorst: {}", o["worst"]["message"].get<std::string>());
-        if (o["worst"].contains("reproducer")) {
-          md += fmt::format("\nReproducer: `{}/` (`bngcert check --dir {}`)",
-                            o["worst"]["reproducer"].get<std::string>(),
-                            o["worst"]["reproducer"].get<std::string>());
-        }
-        md += "\n";
-      }
-      if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
-        const json& f = o["faults"];
-        std::string lanes, parts;
-        for (const auto& l : f["by_lane"])
-          lanes += fmt::format(" {}:{}", show(l["lane"]), show(l["fails"]));
-        for (const auto& p : f["by_part"])
-          parts += fmt::format(" {}:{}", show(p["part"]), show(p["fails"]));
-        md += fmt::format(
-            "\nWhere the failures are — by lane (mod {}):{}; by part of the call:{} "
-            "(report.html draws the map over the tensor).\n",
-            show(f["vector_lanes"]), lanes, parts);
-      }
-      if (!o["failures"].empty()) {
-        md += fmt::format("\nFailures (first {} of {}):\n\n", o["failures"].size(),
-                          show(o["stats"]["fails"]));
-        for (const auto& f : o["failures"])
-          md += fmt::format("- {}\n", f["message"].get<std::string>());
-      }
-    }
+}
+
+// Where one output's failures are: by lane and by part of the call.
+void md_faults(std::string& md, const json& o) {
+  if (o.contains("faults") && o["faults"]["fails"].get<std::int64_t>() > 0) {
+    const json& f = o["faults"];
+    std::string lanes, parts;
+    for (const auto& l : f["by_lane"])
+      lanes += fmt::format(" {}:{}", show(l["lane"]), show(l["fails"]));
+    for (const auto& p : f["by_part"])
+      parts += fmt::format(" {}:{}", show(p["part"]), show(p["fails"]));
+    md += fmt::format(
+        "\nWhere the failures are — by lane (mod {}):{}; by part of the call:{} "
+        "(report.html draws the map over the tensor).\n",
+        show(f["vector_lanes"]), lanes, parts);
   }
+}
+
+// One output of a kernel: its families, its worst output, its faults and failures.
+void md_output(std::string& md, const std::string& name, const json& o) {
+  md += fmt::format("\n### {} ({}, α/u = {})\n\n", name, o["format"].get<std::string>(),
+                    show(o["alpha_over_u"]));
+  md +=
+      "| family | mode | outputs | fails | max ULP error | max normalised error | max κ | max "
+      "bound use |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& f : o["by_family"]) {
+    const json& s = f["stats"];
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", f["family"].get<std::string>(),
+                      f["mode"].get<std::string>(), show(s["outputs"]), show(s["fails"]),
+                      show(s["max_ulp_error"]), show(s["max_normalised_error"]),
+                      show(s["max_kappa"]), show(s["max_bound_use"]));
+  }
+  if (!o["worst"].is_null()) {
+    md += fmt::format("\nWorst: {}", o["worst"]["message"].get<std::string>());
+    if (o["worst"].contains("reproducer")) {
+      md += fmt::format("\nReproducer: `{}/` (`bngcert check --dir {}`)",
+                        o["worst"]["reproducer"].get<std::string>(),
+                        o["worst"]["reproducer"].get<std::string>());
+    }
+    md += "\n";
+  }
+  md_faults(md, o);
+  if (!o["failures"].empty()) {
+    md += fmt::format("\nFailures (first {} of {}):\n\n", o["failures"].size(),
+                      show(o["stats"]["fails"]));
+    for (const auto& f : o["failures"])
+      md += fmt::format("- {}\n", f["message"].get<std::string>());
+  }
+}
+
+// One kernel: its verdict, α, calls, call errors and each output.
+void md_kernel(std::string& md, const json& k) {
+  md += fmt::format("\n## {} — {}\n\nα = {} ({}). {} cases; calls:", k["name"].get<std::string>(),
+                    verdict_word(k["pass"].get<bool>()), k["alpha_hex"].get<std::string>(),
+                    show(k["alpha"]), show(k["cases"]));
+  for (const auto& [ep, n] : k["calls"].items()) md += fmt::format(" {} ×{};", ep, show(n));
+  md += "\n";
+  for (const auto& m : k["call_error_messages"])
+    md += fmt::format("\n- call error: {}", m.get<std::string>());
+  for (const auto& [name, o] : k["outputs"].items()) md_output(md, name, o);
+}
+
+}  // namespace
+
+std::string render_markdown(const json& r) {
+  std::string md = "# BatchNormGrad error report\n\n";
+  md_verdict(md, r);
+  md_summary(md, r);
+  for (const auto& k : r["kernels"]) md_kernel(md, k);
   return md;
 }
 

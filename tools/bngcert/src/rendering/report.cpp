@@ -171,45 +171,34 @@ std::vector<std::array<std::string, 3>> write_reproducers(const std::filesystem:
   return paths;
 }
 
-json report_json(const json& run, const std::vector<KernelTally>& kernels,
-                 const std::vector<std::array<std::string, 3>>& reproducers,
-                 const std::optional<json>& recorded_build) {
-  // A campaign judges the libraries it loaded; a check judges files.
-  const json build = recorded_build ? *recorded_build
-                     : run.value("kind", "campaign") == "campaign"
-                         ? build_json(judged_targets(kernels))
-                         : build_json({});
-  json ks = json::array();
-  std::int64_t failed = 0, call_errors = 0;
-  for (std::size_t k = 0; k < kernels.size(); ++k) {
-    const KernelTally& t = kernels[k];
-    json outs = json::object();
-    for (Output o : kOutputs) {
-      const OutputTally& ot = t[o];
-      const Format f = output_format(t.kernel.combo, o);
-      json bins = json::array();
-      for (const auto& [b, n] : ot.histogram.bins) bins.push_back({{"log2_lo", b}, {"count", n}});
-      json cells = json::array();
-      for (const auto& [key, cell] : ot.density.cells) {
-        cells.push_back({key.first, key.second, cell.pass, cell.fail});
-      }
-      json fams = json::array();
-      for (const auto& [key, s] : ot.by_family) {
-        fams.push_back(
-            {{"family", key.first}, {"mode", mode_name(key.second)}, {"stats", stats_json(s)}});
-      }
-      json worst = nullptr;
-      if (ot.worst.valid()) {
-        worst = failure_json(ot.worst.where);
-        if (k < reproducers.size() && !reproducers[k][static_cast<int>(o)].empty()) {
-          worst["reproducer"] = reproducers[k][static_cast<int>(o)];
-        }
-      }
-      json fails = json::array();
-      for (const auto& fl : ot.failures) fails.push_back(failure_json(fl));
-      failed += ot.all.fails;
-      outs[std::string(output_name(o))] = {
-          {"format", format_name(f)},
+namespace {
+
+// One output of a kernel: its statistics, histogram, density, families, worst
+// output (with its reproducer, when one was written), failures, faults, metrics.
+json output_json(const KernelTally& t, Output o, const std::string& reproducer) {
+  const OutputTally& ot = t[o];
+  const Format f = output_format(t.kernel.combo, o);
+  json bins = json::array();
+  for (const auto& [b, n] : ot.histogram.bins) bins.push_back({{"log2_lo", b}, {"count", n}});
+  json cells = json::array();
+  for (const auto& [key, cell] : ot.density.cells) {
+    cells.push_back({key.first, key.second, cell.pass, cell.fail});
+  }
+  json fams = json::array();
+  for (const auto& [key, s] : ot.by_family) {
+    fams.push_back(
+        {{"family", key.first}, {"mode", mode_name(key.second)}, {"stats", stats_json(s)}});
+  }
+  json worst = nullptr;
+  if (ot.worst.valid()) {
+    worst = failure_json(ot.worst.where);
+    if (!reproducer.empty()) {
+      worst["reproducer"] = reproducer;
+    }
+  }
+  json fails = json::array();
+  for (const auto& fl : ot.failures) fails.push_back(failure_json(fl));
+  return {{"format", format_name(f)},
           {"unit_roundoff", unit_roundoff(f)},
           {"alpha_over_u", t.kernel.alpha / unit_roundoff(f)},
           {"stats", stats_json(ot.all)},
@@ -224,28 +213,32 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
           {"failures", fails},
           {"faults", fault_map_json(ot.faults)},
           {"metrics", metrics_json(ot.all.metrics, ot.metric_sums)}};
-    }
-    call_errors += t.call_errors;
-    json call_error_messages = json::array();
-    for (const auto& [order, m] : t.call_error_messages) call_error_messages.push_back(m);
-    const json& lib =
-        build["libraries"].value(std::string(prop::target_name(t.kernel.target)), json::object());
-    const double declared = prop::declared_alpha(t.kernel.target, t.kernel.combo);
-    ks.push_back({{"name", t.kernel.name()},
-                  {"target", prop::target_name(t.kernel.target)},
-                  {"isa", lib.value("isa_ran", json(nullptr))},
-                  {"combo", combo_name(t.kernel.combo)},
-                  {"alpha", t.kernel.alpha},
-                  {"alpha_hex", hex_double(t.kernel.alpha)},
-                  {"declared_alpha", declared},
-                  {"declared_alpha_hex", hex_double(declared)},
-                  {"cases", t.cases},
-                  {"calls", t.calls},
-                  {"call_errors", t.call_errors},
-                  {"call_error_messages", call_error_messages},
-                  {"pass", t.passed()},
-                  {"outputs", outs}});
-  }
+}
+
+json kernel_json(const KernelTally& t, const json& outs, const json& build) {
+  json call_error_messages = json::array();
+  for (const auto& [order, m] : t.call_error_messages) call_error_messages.push_back(m);
+  const json& lib =
+      build["libraries"].value(std::string(prop::target_name(t.kernel.target)), json::object());
+  const double declared = prop::declared_alpha(t.kernel.target, t.kernel.combo);
+  return {{"name", t.kernel.name()},
+          {"target", prop::target_name(t.kernel.target)},
+          {"isa", lib.value("isa_ran", json(nullptr))},
+          {"combo", combo_name(t.kernel.combo)},
+          {"alpha", t.kernel.alpha},
+          {"alpha_hex", hex_double(t.kernel.alpha)},
+          {"declared_alpha", declared},
+          {"declared_alpha_hex", hex_double(declared)},
+          {"cases", t.cases},
+          {"calls", t.calls},
+          {"call_errors", t.call_errors},
+          {"call_error_messages", call_error_messages},
+          {"pass", t.passed()},
+          {"outputs", outs}};
+}
+
+json verdict_json(const json& run, const std::vector<KernelTally>& kernels, std::int64_t failed,
+                  std::int64_t call_errors) {
   // A merge of some shards only (bngcert merge --partial) judged part of the
   // run: whatever it found, it cannot pass.
   const json missing = run.value("sharding", json::object()).value("missing", json::array());
@@ -258,6 +251,35 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
   const ReleaseStatus release = release_status(kernels);
   verdict["is_release_verdict"] = release.is_release_verdict;
   verdict["release_note"] = release.note;
+  return verdict;
+}
+
+}  // namespace
+
+json report_json(const json& run, const std::vector<KernelTally>& kernels,
+                 const std::vector<std::array<std::string, 3>>& reproducers,
+                 const std::optional<json>& recorded_build) {
+  // A campaign judges the libraries it loaded; a check judges files.
+  const json build = recorded_build ? *recorded_build
+                     : run.value("kind", "campaign") == "campaign"
+                         ? build_json(judged_targets(kernels))
+                         : build_json({});
+  json ks = json::array();
+  std::int64_t failed = 0, call_errors = 0;
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
+    const KernelTally& t = kernels[k];
+    json outs = json::object();
+    for (Output o : kOutputs) {
+      const std::string none;
+      const std::string& reproducer =
+          k < reproducers.size() ? reproducers[k][static_cast<int>(o)] : none;
+      outs[std::string(output_name(o))] = output_json(t, o, reproducer);
+      failed += t[o].all.fails;
+    }
+    call_errors += t.call_errors;
+    ks.push_back(kernel_json(t, outs, build));
+  }
+  const json verdict = verdict_json(run, kernels, failed, call_errors);
   return {{"schema", "bngcert-report"},
           {"schema_version", kReportSchemaVersion},
           {"generated_utc", run.value("started_utc", "")},

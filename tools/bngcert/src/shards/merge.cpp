@@ -272,65 +272,46 @@ MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
   return m;
 }
 
-}  // namespace
-
-int run_merge(const MergeOptions& o) {
-  prepare_output_dir(o.out);
-  std::vector<ShardRecord> records;
-  CampaignPlan plan;
-  RecheckResult recheck;
-  try {
-    for (const auto& dir : shard_dirs(o.shards, o.partial)) records.push_back(read_shard_dir(dir));
-    if (records.empty()) throw MergeError("no shard to merge");
-    for (const ShardRecord& r : records) check_belongs(records.front(), r);
-    check_one_path(records);
-    plan = plan_of_identity(records.front());
-    for (const ShardRecord& r : records) {
-      if (const std::string why = shard_inconsistency(r, plan); !why.empty()) {
-        throw MergeError(fmt::format("{} (shard {}): {}", r.dir.string(), r.shard.label(), why));
-      }
+// Every shard read, checked against the others and against the plan derived
+// from their shared campaign record, and (--recheck) judged again in part.
+void read_shards(const MergeOptions& o, std::vector<ShardRecord>& records, CampaignPlan& plan,
+                 RecheckResult& recheck) {
+  for (const auto& dir : shard_dirs(o.shards, o.partial)) records.push_back(read_shard_dir(dir));
+  if (records.empty()) throw MergeError("no shard to merge");
+  for (const ShardRecord& r : records) check_belongs(records.front(), r);
+  check_one_path(records);
+  plan = plan_of_identity(records.front());
+  for (const ShardRecord& r : records) {
+    if (const std::string why = shard_inconsistency(r, plan); !why.empty()) {
+      throw MergeError(fmt::format("{} (shard {}): {}", r.dir.string(), r.shard.label(), why));
     }
-    std::vector<const ShardRecord*> all;
-    for (const ShardRecord& r : records) all.push_back(&r);
-    recheck = recheck_shards(all, plan, o.recheck);
-    if (!recheck.refusal.empty()) throw MergeError(recheck.refusal);
-  } catch (const json::exception& e) {
-    fmt::print(stderr, "bngcert: merge refused: a shard record is malformed ({})\n", e.what());
-    return kExitError;
-  } catch (const std::runtime_error& e) {
-    fmt::print(stderr, "bngcert: merge refused: {}\n", e.what());
-    return kExitError;
   }
-  if (o.recheck.per_shard > 0) {
-    fmt::print(stderr,
-               "bngcert: merge: rechecked {} cases of {} shards here (up to {} each, seed {}): "
-               "each gave its record again, bit for bit\n",
-               recheck.cases, records.size(), o.recheck.per_shard, o.recheck.seed);
-  }
+  std::vector<const ShardRecord*> all;
+  for (const ShardRecord& r : records) all.push_back(&r);
+  recheck = recheck_shards(all, plan, o.recheck);
+  if (!recheck.refusal.empty()) throw MergeError(recheck.refusal);
+}
 
-  std::map<std::string, std::vector<ShardRecord*>> groups;
-  for (ShardRecord& r : records) groups[isa_group(r)].push_back(&r);
-  std::vector<std::string> paths;
-  for (const auto& [path, g] : groups) paths.push_back(path);
-  std::sort(paths.begin(), paths.end(),
-            [](const std::string& a, const std::string& b) { return isa_rank(a) < isa_rank(b); });
-
+// Each ISA path's shards merged into one run; throws MergeError.
+std::vector<MergedRun> merge_paths(const MergeOptions& o, const std::vector<std::string>& paths,
+                                   std::map<std::string, std::vector<ShardRecord*>>& groups,
+                                   const CampaignPlan& plan, const RecheckResult& recheck) {
   std::vector<MergedRun> runs;
-  try {
-    for (const auto& path : paths) {
-      runs.push_back(merge_group(path, groups[path], plan, o.partial));
-      if (o.recheck.per_shard > 0) {
-        runs.back().run["sharding"]["recheck"] = {{"cases_per_shard", o.recheck.per_shard},
-                                                  {"seed", o.recheck.seed},
-                                                  {"cases_rechecked", recheck.cases},
-                                                  {"isa_here", opt::isa_path()}};
-      }
+  for (const auto& path : paths) {
+    runs.push_back(merge_group(path, groups[path], plan, o.partial));
+    if (o.recheck.per_shard > 0) {
+      runs.back().run["sharding"]["recheck"] = {{"cases_per_shard", o.recheck.per_shard},
+                                                {"seed", o.recheck.seed},
+                                                {"cases_rechecked", recheck.cases},
+                                                {"isa_here", opt::isa_path()}};
     }
-  } catch (const MergeError& e) {
-    fmt::print(stderr, "bngcert: merge refused: {}\n", e.what());
-    return kExitError;
   }
+  return runs;
+}
 
+// The merged runs' reports and certificates, and the verdict on stderr.
+int write_merged(const MergeOptions& o, const std::vector<ShardRecord>& records,
+                 const std::vector<MergedRun>& runs, const std::vector<std::string>& paths) {
   const std::string& command = records.front().command;
   std::vector<json> reports;
   bool partial = false;
@@ -364,6 +345,46 @@ int run_merge(const MergeOptions& o) {
              o.out.string(), command == "report" ? "" : " (certificate.json)");
   if (command == "report") return partial ? kExitFail : kExitPass;
   return pass ? kExitPass : kExitFail;
+}
+
+}  // namespace
+
+int run_merge(const MergeOptions& o) {
+  prepare_output_dir(o.out);
+  std::vector<ShardRecord> records;
+  CampaignPlan plan;
+  RecheckResult recheck;
+  try {
+    read_shards(o, records, plan, recheck);
+  } catch (const json::exception& e) {
+    fmt::print(stderr, "bngcert: merge refused: a shard record is malformed ({})\n", e.what());
+    return kExitError;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "bngcert: merge refused: {}\n", e.what());
+    return kExitError;
+  }
+  if (o.recheck.per_shard > 0) {
+    fmt::print(stderr,
+               "bngcert: merge: rechecked {} cases of {} shards here (up to {} each, seed {}): "
+               "each gave its record again, bit for bit\n",
+               recheck.cases, records.size(), o.recheck.per_shard, o.recheck.seed);
+  }
+
+  std::map<std::string, std::vector<ShardRecord*>> groups;
+  for (ShardRecord& r : records) groups[isa_group(r)].push_back(&r);
+  std::vector<std::string> paths;
+  for (const auto& [path, g] : groups) paths.push_back(path);
+  std::sort(paths.begin(), paths.end(),
+            [](const std::string& a, const std::string& b) { return isa_rank(a) < isa_rank(b); });
+
+  std::vector<MergedRun> runs;
+  try {
+    runs = merge_paths(o, paths, groups, plan, recheck);
+  } catch (const MergeError& e) {
+    fmt::print(stderr, "bngcert: merge refused: {}\n", e.what());
+    return kExitError;
+  }
+  return write_merged(o, records, runs, paths);
 }
 
 }  // namespace bng::cert
