@@ -1,18 +1,16 @@
 #include "campaign.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "bng/properties/runner.hpp"
 #include "bng/reference/reference.hpp"
 #include "library_binding.hpp"
+#include "parallel_jobs.hpp"
 #include "utc_time.hpp"
 
 namespace bng::cert {
@@ -154,7 +152,7 @@ CampaignPlan plan_campaign(const CampaignOptions& options) {
   CampaignPlan result;
   result.options = options;
   if (result.options.jobs <= 0) {
-    result.options.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    result.options.jobs = default_jobs();
   }
   result.families = std::move(selection.families);
   result.kernels = std::move(selection.kernels);
@@ -239,42 +237,26 @@ CampaignResult run_campaign(const CampaignOptions& options) {
   result.started_utc = utc_now();
   const auto start = std::chrono::steady_clock::now();
   Progress progress("campaign", static_cast<std::int64_t>(jobs.size()), options.progress);
-  std::atomic<std::size_t> next{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
-  const int workers =
-      std::max(1, std::min<int>(result.options.jobs, static_cast<int>(jobs.size())));
   struct Partial {
     std::vector<KernelTally> kernels;
     std::vector<CaseRecord> records;
   };
-  std::vector<Partial> partial(static_cast<std::size_t>(workers));
-
-  auto work = [&](Partial& mine) {
+  std::vector<Partial> partial(
+      static_cast<std::size_t>(worker_count(result.options.jobs, jobs.size())));
+  for (Partial& mine : partial) {
     for (const auto& k : plan.kernels) {
       KernelTally t;
       t.kernel = k.kernel;
       mine.kernels.push_back(std::move(t));
     }
-    try {
-      for (std::size_t next_job; (next_job = next.fetch_add(1)) < jobs.size();) {
-        CaseRun one = run_planned_case(plan, jobs[next_job]);
-        mine.kernels[one.record.kernel].merge(std::move(one.tally));
-        mine.records.push_back(std::move(one.record));
-        progress.advance();
-      }
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next = jobs.size();
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (int w = 1; w < workers; ++w) threads.emplace_back(work, std::ref(partial[w]));
-    work(partial[0]);
   }
-  if (error) std::rethrow_exception(error);
+  run_jobs(result.options.jobs, jobs.size(), [&](int worker, std::size_t i) {
+    Partial& mine = partial[static_cast<std::size_t>(worker)];
+    CaseRun one = run_planned_case(plan, jobs[i]);
+    mine.kernels[one.record.kernel].merge(std::move(one.tally));
+    mine.records.push_back(std::move(one.record));
+    progress.advance();
+  });
 
   result.kernels = std::move(plan.kernels);
   for (auto& mine : partial) {

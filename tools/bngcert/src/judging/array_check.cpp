@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "parallel_jobs.hpp"
 #include "utc_time.hpp"
 
 namespace bng::cert {
@@ -14,7 +14,7 @@ namespace bng::cert {
 using nlohmann::json;
 
 int check_jobs(int jobs) {
-  return jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return jobs_or_default(jobs);
 }
 
 ArrayCheck judge_arrays(const DumpArrays& a, prop::Target t, const DumpShape& s,

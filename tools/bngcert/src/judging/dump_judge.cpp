@@ -1,13 +1,10 @@
 #include "dump_judge.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "bng/reference/reference.hpp"
+#include "parallel_jobs.hpp"
 
 namespace bng::cert {
 
@@ -51,32 +48,19 @@ void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
                 Progress* progress) {
   const std::int64_t width = block_width(s, block_elements);
   const std::int64_t blocks = (s.channel + width - 1) / width;
-  const int workers = static_cast<int>(std::clamp<std::int64_t>(jobs, 1, blocks));
-  std::vector<KernelTally> partial(static_cast<std::size_t>(workers));
-  std::atomic<std::int64_t> next{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
-  auto work = [&](KernelTally& mine) {
+  std::vector<KernelTally> partial(
+      static_cast<std::size_t>(worker_count(jobs, static_cast<std::size_t>(blocks))));
+  for (KernelTally& mine : partial) {
     mine.kernel = t.kernel;
     mine.keep_failing = t.keep_failing;
-    try {
-      for (std::int64_t b; (b = next.fetch_add(1)) < blocks;) {
-        const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);
-        judge_block(a, s, c0, c1, origin, order_base + static_cast<std::uint64_t>(b), mine);
-        if (progress) progress->advance();
-      }
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      next = blocks;
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (int w = 1; w < workers; ++w) threads.emplace_back(work, std::ref(partial[w]));
-    work(partial[0]);
   }
-  if (error) std::rethrow_exception(error);
+  run_jobs(jobs, static_cast<std::size_t>(blocks), [&](int worker, std::size_t i) {
+    const auto b = static_cast<std::int64_t>(i);
+    const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);
+    judge_block(a, s, c0, c1, origin, order_base + static_cast<std::uint64_t>(b),
+                partial[static_cast<std::size_t>(worker)]);
+    if (progress) progress->advance();
+  });
   for (auto& p : partial) {
     p.cases = 0;  // the caller counts the case once
     t.merge(std::move(p));

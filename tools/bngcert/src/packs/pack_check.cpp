@@ -8,11 +8,7 @@
 #include "pack_check.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -22,6 +18,7 @@
 #include "cli.hpp"
 #include "output_file.hpp"
 #include "pack_reader.hpp"
+#include "parallel_jobs.hpp"
 #include "report.hpp"
 #include "shard_dir.hpp"
 #include "utc_time.hpp"
@@ -52,43 +49,32 @@ struct Gathered {
 
 Gathered judge_cases(const OpenedPack& p, const std::vector<std::size_t>& owned,
                      const PackCheckOptions& o, int jobs) {
-  const int workers = std::max(1, std::min<int>(jobs, static_cast<int>(owned.size())));
+  const int workers = worker_count(jobs, owned.size());
   const int inner_jobs = std::max(1, jobs / workers);  // few large cases: blocks in parallel
   std::vector<Gathered> results(static_cast<std::size_t>(workers));
-  std::atomic<std::size_t> next{0};
-  std::mutex error_mutex;
-  std::exception_ptr error;
+  for (Gathered& w : results) {
+    for (const auto& k : p.plan.kernels) {
+      KernelTally t;
+      t.kernel = k.kernel;
+      w.kernels.push_back(std::move(t));
+    }
+  }
   {
     Progress progress("check", static_cast<std::int64_t>(owned.size()), o.progress);
-    auto work = [&](Gathered& w) {
-      for (const auto& k : p.plan.kernels) {
-        KernelTally t;
-        t.kernel = k.kernel;
-        w.kernels.push_back(std::move(t));
+    // An exception is not a case's fault (out of memory, a bug): it stops the run.
+    run_jobs(jobs, owned.size(), [&](int worker, std::size_t i) {
+      Gathered& w = results[static_cast<std::size_t>(worker)];
+      JudgedPackCase c = judge_pack_case(p, owned[i], o.block_elements, inner_jobs);
+      if (c.refusal) {
+        w.refusals.push_back(*c.refusal);
+      } else {
+        if (c.failure) w.failed.push_back({c.job, c.name, *c.failure});
+        w.kernels[c.record.kernel].merge(std::move(c.tally));
+        w.records.push_back(std::move(c.record));
       }
-      try {
-        for (std::size_t i; (i = next.fetch_add(1)) < owned.size();) {
-          JudgedPackCase c = judge_pack_case(p, owned[i], o.block_elements, inner_jobs);
-          if (c.refusal) {
-            w.refusals.push_back(*c.refusal);
-          } else {
-            if (c.failure) w.failed.push_back({c.job, c.name, *c.failure});
-            w.kernels[c.record.kernel].merge(std::move(c.tally));
-            w.records.push_back(std::move(c.record));
-          }
-          progress.advance();
-        }
-      } catch (...) {  // not a case's fault (out of memory, a bug): stop the run
-        std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-        next = owned.size();
-      }
-    };
-    std::vector<std::jthread> threads;
-    for (int w = 1; w < workers; ++w) threads.emplace_back(work, std::ref(results[w]));
-    work(results[0]);
+      progress.advance();
+    });
   }
-  if (error) std::rethrow_exception(error);
 
   Gathered all;
   for (const auto& k : p.plan.kernels) {
@@ -211,8 +197,7 @@ int run_pack_check(const PackCheckOptions& o) {
   for (std::size_t i = 0; i < p.jobs.size(); ++i) {
     if (!o.shard || o.shard->owns(p.jobs[i])) owned.push_back(i);
   }
-  const int jobs =
-      o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = jobs_or_default(o.jobs);
   Gathered g = judge_cases(p, owned, o, jobs);
   if (!g.refusals.empty()) return refuse_pack(p, g);
 
