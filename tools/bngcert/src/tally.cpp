@@ -10,6 +10,16 @@
 #include "bng/properties/reproducer.hpp"
 
 namespace bng::cert {
+namespace {
+
+// The cores a judged call ran on, for its fault map: the campaign's or the
+// pack's call; a dump judged by `check --dir` does not say, and is mapped as the
+// caller alone would have run it (docs/report-format.md, "faults").
+unsigned core_mask_of(const Origin& origin) {
+  return origin.spec && origin.spec->storage == prop::Storage::shared ? origin.spec->core_mask : 0u;
+}
+
+}  // namespace
 
 double bound_use(const Measure& m, const ref::Expected& e, double alpha) {
   if (e.kind != ref::Kind::finite) return m.pass ? 0.0 : std::numeric_limits<double>::infinity();
@@ -230,7 +240,8 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
         tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
                           origin.channel_total ? origin.channel_total : c.channel,
                           o == Output::dx ? i64 / c.channel : 0,
-                          (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
+                          (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset,
+                          core_mask_of(origin)});
       }
       if (!s.m.pass && t.keep_failing) {
         const auto i64 = static_cast<std::int64_t>(i);
