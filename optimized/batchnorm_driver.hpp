@@ -14,11 +14,11 @@
 
 #include "binary32_coefficients.hpp"
 #include "bng/optimized/compute.hpp"
+#include "bng/optimized/schedule.hpp"
 #include "cache_aligned.hpp"
 #include "core_pool.hpp"
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
-#include "partition.hpp"
 #include "scalar_elements.hpp"
 
 namespace bng::opt {
@@ -92,9 +92,7 @@ inline CacheAlignedVector<double>& block_scratch() {
 // What one call does, decided from its arguments before any work.
 struct Plan {
   const Args* args;
-  Partition p;
-  bool train;
-  bool tiled;  // training tiles: each part runs reduce, combine and apply on its columns
+  Schedule schedule;  // who computes what (bng/optimized/schedule.hpp)
   // An in-place call overwrites x or dy, so the magnitudes (needed only at the
   // overflow threshold) cannot be recomputed later: pass 1 sums them for every
   // lane. Any other call leaves them out of its hot loop.
@@ -109,45 +107,17 @@ struct Plan {
   const void* bound_ctx;
 };
 
-// A rectangle of the partition's grid: wide rows x lanes.
-struct Region {
-  std::int64_t row_begin, row_end;
-  std::int64_t lane_begin, lane_end;
-};
-// Pass 1's part: row band part / col_parts, column range part % col_parts.
-inline Region reduce_region(const Partition& p, int part) {
-  const int r = part / p.col_parts, k = part % p.col_parts;
-  return {.row_begin = p.row_begin(r),
-          .row_end = p.row_end(r),
-          .lane_begin = p.lane_begin(k),
-          .lane_end = p.lane_end(k)};
-}
-// Row band r, every lane: the union of its parts' regions.
-inline Region band_region(const Partition& p, int r) {
-  return {
-      .row_begin = p.row_begin(r), .row_end = p.row_end(r), .lane_begin = 0, .lane_end = p.width};
-}
-// Pass 2's part (untiled): whole rows, every lane, the part-th range from
-// the first row. Parts are numbered in row order in both passes, so the core
-// that runs part i of both (core_pool.hpp) reads in pass 2 rows it read in pass 1.
-inline Region apply_region(const Partition& p, int part) {
-  return {.row_begin = p.apply_row(part),
-          .row_end = p.apply_row(part + 1),
-          .lane_begin = 0,
-          .lane_end = p.width};
-}
-
 inline LaneSpan lane_span(const Plan& plan, const Region& g) {
   const Args& a = *plan.args;
   const LaneArrays& l = plan.lanes;
   return {.x = a.x,
           .dy = a.dy,
           .dx = a.dx,
-          .width = plan.p.width,
+          .width = plan.schedule.p.width,
           .row_begin = g.row_begin,
           .row_end = g.row_end,
-          .last_row = plan.p.wide_rows - 1,
-          .last_lanes = plan.p.last_lanes,
+          .last_row = plan.schedule.p.wide_rows - 1,
+          .last_lanes = plan.schedule.p.last_lanes,
           .lane_begin = g.lane_begin,
           .lane_end = g.lane_end,
           .mean = l.mean,
@@ -168,9 +138,10 @@ inline LaneSpan lane_span(const Plan& plan, const Region& g) {
 // then copied to the other fold slots).
 template <DataType T, class Stats>
 Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
-  Partition p = make_partition(a.batch, a.channel, model);
   const bool train = a.is_train != 0;
-  const bool tiled = train && tile_for_training(p, bytes_of(T));
+  const Schedule schedule =
+      make_schedule(a.batch, a.channel, train, bytes_of(T), model, a.core_mask);
+  const Partition& p = schedule.p;
   const std::int64_t W = p.width, C = a.channel;
   const bool magnitudes = a.dx == a.x || a.dx == a.dy;
   constexpr bool binary16_data = T == DataType::f16;
@@ -223,9 +194,7 @@ Plan plan_call(const Args& a, const TargetModel& model, Scratch& sc) {
     }
   }
   return {.args = &a,
-          .p = p,
-          .train = train,
-          .tiled = tiled,
+          .schedule = schedule,
           .magnitudes = magnitudes,
           .binary32_pass2 = binary32_pass2,
           .binary32_sums = binary32_sums,
@@ -311,7 +280,7 @@ struct DxBound {
     double* const mb = plan.scratch->magnitudes.data() + c;
     double* const ms = mb + a.channel;
     if (!plan.scratch->known[static_cast<std::size_t>(c)]) {
-      channel_magnitudes<T>(a, plan.p, plan.lanes.mean[lane], c, mb, ms);
+      channel_magnitudes<T>(a, plan.schedule.p, plan.lanes.mean[lane], c, mb, ms);
       plan.scratch->known[static_cast<std::size_t>(c)] = 1;
     }
     const double m = static_cast<double>(a.batch);
@@ -347,7 +316,7 @@ void reduce(const ReduceStep& s) {
                .lo_s = b.at(s.band, BandArray::lo_s),
                .abs_b = b.at(s.band, BandArray::abs_b),
                .abs_s = b.at(s.band, BandArray::abs_s)},
-              /*write_dx=*/!plan.train, plan.magnitudes);
+              /*write_dx=*/!plan.schedule.train, plan.magnitudes);
 }
 
 // Combine's rare guard (CombineSpan::store_guarded): channel c's dbias and
@@ -362,7 +331,7 @@ void store_sums_guarded(const void* ctx, std::int64_t c, double db, double ds, d
   const Args& a = *plan.args;
   using Lim = typename Stats::Lim;
   if (!plan.magnitudes && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
-    channel_magnitudes<T>(a, plan.p, plan.lanes.mean[c], c, &mb, &ms);
+    channel_magnitudes<T>(a, plan.schedule.p, plan.lanes.mean[c], c, &mb, &ms);
     Scratch& sc = *plan.scratch;
     sc.magnitudes[static_cast<std::size_t>(c)] = mb;
     sc.magnitudes[static_cast<std::size_t>(a.channel + c)] = ms;
@@ -394,10 +363,10 @@ void combine(const CombineStep& s) {
                     .lo_s = b.at(0, BandArray::lo_s),
                     .abs_b = plan.magnitudes ? b.at(0, BandArray::abs_b) : nullptr,
                     .abs_s = plan.magnitudes ? b.at(0, BandArray::abs_s) : nullptr,
-                    .bands = plan.p.row_parts,
+                    .bands = plan.schedule.p.row_parts,
                     .band_stride = b.stride(),
                     .channel = a.channel,
-                    .width = plan.p.width,
+                    .width = plan.schedule.p.width,
                     .a = plan.lanes.a,
                     .invar = a.invar,
                     .dbias = a.dbias,
@@ -409,7 +378,7 @@ void combine(const CombineStep& s) {
                     .nb32 = plan.lanes.nb32,
                     .nc32 = plan.lanes.nc32,
                     .m = static_cast<double>(a.batch),
-                    .train = plan.train,
+                    .train = plan.schedule.train,
                     .store_guarded = &store_sums_guarded<T, Stats>,
                     .guard_ctx = &plan},
                    s.begin, s.end);
@@ -434,44 +403,29 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   DxBound<T, Stats> dx_bound{.plan = &plan, .mutex = {}};
   plan.dx_error_bound = &DxBound<T, Stats>::bound;
   plan.bound_ctx = &dx_bound;
-  const Partition& p = plan.p;
-
-  if (plan.tiled) {
-    // One row band, fold 1: a part's lanes are its channels, all rows.
-    pool::run_parts(a.core_mask, p.parts(), [&](int part) {
-      const Region g = reduce_region(p, part);
-      reduce<T>({.plan = &plan, .region = g, .band = 0});
-      combine<T, Stats>({.plan = &plan, .begin = g.lane_begin, .end = g.lane_end});
-      apply<T>({.plan = &plan, .region = g});
+  const Schedule& s = plan.schedule;
+  // Each phase runs the parts the schedule names, on the regions it gives them.
+  const auto reduce_part = [&](int part) {
+    reduce<T>({.plan = &plan, .region = s.reduce_region(part), .band = s.reduce_band(part)});
+  };
+  const auto combine_part = [&](int k) {
+    combine<T, Stats>({.plan = &plan, .begin = s.combine_begin(k), .end = s.combine_end(k)});
+  };
+  const auto apply_part = [&](int part) {
+    apply<T>({.plan = &plan, .region = s.apply_region(part)});
+  };
+  if (s.tiled) {
+    // A tile's reduce, combine and apply follow one another on one core.
+    pool::run_parts(a.core_mask, s.reduce_parts, [&](int part) {
+      reduce_part(part);
+      combine_part(part);
+      apply_part(part);
     });
   } else {
-    // Reduce, combine, apply: one hand-out to the pool, phases apart by barriers.
-    const auto reduce_part = [&](int part) {
-      reduce<T>({.plan = &plan, .region = reduce_region(p, part), .band = part / p.col_parts});
-    };
-    // Column ranges only balance the load between threads (a lane's sums do not
-    // depend on them): where the threads share the row bands evenly, each runs
-    // whole bands instead, streaming whole rows rather than 1-2 KiB pieces.
-    const auto reduce_band = [&](int band) {
-      reduce<T>({.plan = &plan, .region = band_region(p, band), .band = band});
-    };
-    // Channels combine independently: many of them are spread over the pool
-    // too, rather than keep the other cores waiting (up to ~20 ns a channel
-    // one at a time: tens of us for thousands of channels).
-    const std::int64_t C = a.channel;
-    const int combine_parts = C >= kPooledCombineChannels ? p.parts() : 1;
-    const auto combine_part = [&](int k) {
-      combine<T, Stats>(
-          {.plan = &plan, .begin = C * k / combine_parts, .end = C * (k + 1) / combine_parts});
-    };
-    const auto apply_part = [&](int part) {
-      apply<T>({.plan = &plan, .region = apply_region(p, part)});
-    };
-    const bool whole_bands = p.row_parts % pool::threads(a.core_mask) == 0;
-    pool::run(a.core_mask, {whole_bands ? pool::phase(p.row_parts, reduce_band)
-                                        : pool::phase(p.parts(), reduce_part),
-                            pool::phase(combine_parts, combine_part),
-                            pool::phase(plan.train ? p.parts() : 0, apply_part)});
+    // One hand-out to the pool, phases apart by barriers.
+    pool::run(a.core_mask,
+              {pool::phase(s.reduce_parts, reduce_part), pool::phase(s.combine_parts, combine_part),
+               pool::phase(s.apply_parts, apply_part)});
   }
 }
 

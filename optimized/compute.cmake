@@ -1,6 +1,9 @@
 # The compute kernels (issue 3), included by optimized/CMakeLists.txt, which
 # compiles these sources into each target's library (-fPIC, hidden visibility).
-#   BNG_COMPUTE_COMMON_SOURCES   shared mechanics (core pool, partitioning, ISA choice)
+#   BNG_COMPUTE_COMMON_SOURCES   shared mechanics (core pool, ISA choice, lane kernels)
+#   bng_schedule                 object library: who computes what (the partition and
+#                                the phases' parts, bng/optimized/schedule.hpp), compiled
+#                                once, in every library and in bngcert's fault maps
 #   BNG_COMPUTE_SOURCES_<target> the per-target kernels (<target>/compute.cpp, for
 #                                every target of BNG_TARGETS: cmake/BngTargets.cmake)
 #   BNG_COMPUTE_INCLUDE_DIRS     include directories the sources need
@@ -11,8 +14,7 @@ set(_bng_c ${CMAKE_CURRENT_LIST_DIR})
 set(BNG_COMPUTE_COMMON_SOURCES
     ${_bng_c}/core_pool.cpp
     ${_bng_c}/isa.cpp
-    ${_bng_c}/lane_kernels.cpp
-    ${_bng_c}/partition.cpp)
+    ${_bng_c}/lane_kernels.cpp)
 set(BNG_COMPUTE_TARGET_SOURCES)
 foreach(target IN LISTS BNG_TARGETS)
   set(BNG_COMPUTE_SOURCES_${target} ${_bng_c}/${target}/compute.cpp)
@@ -27,6 +29,12 @@ set_source_files_properties(${BNG_COMPUTE_COMMON_SOURCES} ${BNG_COMPUTE_TARGET_S
                             PROPERTIES INCLUDE_DIRECTORIES
                                        "${_bng_c};${_bng_c}/include;${PROJECT_SOURCE_DIR}/common/include")
 
+
+add_library(bng_schedule OBJECT ${_bng_c}/partition.cpp ${_bng_c}/schedule.cpp)
+target_include_directories(bng_schedule PUBLIC ${_bng_c}/include)
+set_target_properties(bng_schedule PROPERTIES POSITION_INDEPENDENT_CODE ON
+                                              CXX_VISIBILITY_PRESET hidden
+                                              VISIBILITY_INLINES_HIDDEN ON)
 
 add_library(bng_isa_info STATIC ${_bng_c}/isa.cpp)
 target_include_directories(bng_isa_info PUBLIC ${_bng_c}/include PRIVATE ${_bng_c})

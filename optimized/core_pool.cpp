@@ -1,5 +1,7 @@
 #include "core_pool.hpp"
 
+#include "bng/optimized/schedule.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -14,7 +16,7 @@
 namespace bng::opt::pool {
 namespace {
 
-constexpr int kMaxCores = 8;
+constexpr int kMaxCores = kPoolCores;
 
 // How long an idle worker polls for the next job (and a member for the end of
 // a phase) before it sleeps. A training loop calls again soon after a call,
@@ -185,13 +187,9 @@ Worker* pool() {
   return workers;
 }
 
-// The bits of a core mask the pool serves, and how many threads they make
-// (at least the caller).
+// The bits of a core mask the pool serves (threads_of_mask counts them).
 unsigned served(unsigned core_mask) {
   return core_mask & ((1u << kMaxCores) - 1);
-}
-int mask_threads(unsigned mask) {
-  return std::max(std::popcount(mask), 1);
 }
 
 // Up to kMaxPhases phases as one job.
@@ -200,7 +198,7 @@ void run_phases(unsigned core_mask, const Phase* phases, int n) {
   for (int k = 0; k < n; ++k) most = std::max(most, phases[k].parts);
   if (most <= 0) return;
   const unsigned mask = served(core_mask);
-  if (most == 1 || mask_threads(mask) == 1) {
+  if (most == 1 || threads_of_mask(mask) == 1) {
     for (int k = 0; k < n; ++k) {
       for (int p = 0; p < phases[k].parts; ++p) phases[k].run(phases[k].ctx, p);
     }
@@ -208,7 +206,7 @@ void run_phases(unsigned core_mask, const Phase* phases, int n) {
   }
   // The caller stands for the lowest core of the mask; one worker per other
   // bit, no more than the largest phase has parts for.
-  const int members = std::min(mask_threads(mask), most);
+  const int members = std::min(threads_of_mask(mask), most);
   auto job = std::make_shared<Job>(phases, n, members);
   int member = 1;
   for (unsigned rest = mask & (mask - 1); member < members; rest &= rest - 1, ++member) {
@@ -218,10 +216,6 @@ void run_phases(unsigned core_mask, const Phase* phases, int n) {
 }
 
 }  // namespace
-
-int threads(unsigned core_mask) {
-  return mask_threads(served(core_mask));
-}
 
 void run(unsigned core_mask, std::initializer_list<Phase> phases) {
   const Phase* const first = phases.begin();

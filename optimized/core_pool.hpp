@@ -33,10 +33,6 @@ inline constexpr int kMaxPhases = 3;
 // Phases with no parts are skipped; more than kMaxPhases run as several jobs.
 void run(unsigned core_mask, std::initializer_list<Phase> phases);
 
-// How many threads run(core_mask, ...) spreads a phase of many parts over:
-// the cores of the mask the pool serves, at least 1 (the caller).
-int threads(unsigned core_mask);
-
 // A lambda (or any callable) as a part body. The phase refers to `body`,
 // which must outlive the call of run.
 template <class F>

@@ -11,7 +11,7 @@
 #include "bng/optimized/isa.hpp"
 #include "cache_aligned.hpp"
 #include "output_rounding.hpp"
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 #include "scalar_elements.hpp"
 
 #undef HWY_TARGET_INCLUDE

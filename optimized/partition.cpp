@@ -1,4 +1,4 @@
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -19,7 +19,7 @@
 #include "bng/optimized/alpha.hpp"
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 namespace bng::opt::target {
 namespace {
 constexpr const TargetInfo& kInfo = target_info("mt7004");
-constexpr TargetModel kModel{kInfo.cores, kInfo.vector_lanes, kInfo.local_memory};
+constexpr TargetModel kModel = target_model(kInfo);
 }  // namespace
 
 void compute_fp(const Args& a) {

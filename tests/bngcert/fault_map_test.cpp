@@ -26,7 +26,7 @@ using nlohmann::json;
 namespace {
 
 // 4096 x 64 fp: MT7004 folds 4 rows into one 256-lane wide row, 8 row bands
-// (optimized/partition.hpp), and 64 channels keep lane = channel mod 32.
+// (bng/optimized/partition.hpp), and 64 channels keep lane = channel mod 32.
 Case make_case(int is_train) {
   Case c;
   c.combo = Combo::fp;

@@ -11,7 +11,7 @@
 #include "bng/reference/reference.hpp"
 #include "case_builders.hpp"
 #include "kernel_runner.hpp"
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 
 namespace bng::ktest {
 namespace {

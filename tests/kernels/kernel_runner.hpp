@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bng/reference/case.hpp"
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 
 // Test suite names carry the target, so that ctest names (Suite_target.Test,
 // "portable." prefixed for the portable path) say which library failed.

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "kernel_runner.hpp"
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 
 namespace bng::opt {
 namespace {

@@ -79,7 +79,7 @@ void expect_planned_arrays_on_cache_lines(std::int64_t batch, std::int64_t chann
       EXPECT_TRUE(on_cache_line(p));
     }
   }
-  for (int r = 0; r < plan.p.row_parts; ++r) {
+  for (int r = 0; r < plan.schedule.p.row_parts; ++r) {
     for (int k = 0; k < detail::BandLayout::kArrays; ++k) {
       EXPECT_TRUE(on_cache_line(plan.bands.at(r, static_cast<detail::BandArray>(k))))
           << "band " << r << " array " << k;

@@ -13,7 +13,7 @@
 #include "bng/optimized/isa.hpp"
 #include "case_builders.hpp"
 #include "kernel_runner.hpp"
-#include "partition.hpp"
+#include "bng/optimized/partition.hpp"
 
 namespace bng::ktest {
 namespace {

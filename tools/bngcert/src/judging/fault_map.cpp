@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "bng/optimized/targets.hpp"
-#include "optimized/partition.hpp"
+#include "bng/optimized/schedule.hpp"
 #include "svg.hpp"
 
 namespace bng::cert {
@@ -14,71 +13,26 @@ using nlohmann::json;
 
 namespace {
 
-// The target's model, as its compute.cpp builds it from the registry.
-opt::TargetModel model_of(prop::Target t) {
-  const opt::TargetInfo& info = opt::kTargets.at(static_cast<std::size_t>(t));
-  return {info.cores, info.vector_lanes, info.local_memory};
-}
-
-int part_of_row(const opt::Partition& p, std::int64_t wide_row) {
-  int i = 0;
-  while (i + 1 < p.parts() && p.apply_row(i + 1) <= wide_row) ++i;
-  return i;
-}
-
-int column_part_of_lane(const opt::Partition& p, std::int64_t lane) {
-  int k = 0;
-  while (k + 1 < p.col_parts && p.lane_begin(k + 1) <= lane) ++k;
-  return k;
-}
-
-int row_band_of(const opt::Partition& p, std::int64_t wide_row) {
-  int r = 0;
-  while (r + 1 < p.row_parts && p.row_begin(r + 1) <= wide_row) ++r;
-  return r;
+const opt::TargetInfo& info_of(prop::Target t) {
+  return opt::kTargets.at(static_cast<std::size_t>(t));
 }
 
 }  // namespace
 
 int vector_lanes(prop::Target t) {
-  return model_of(t).vector_lanes;
+  return info_of(t).vector_lanes;
 }
 
 FaultPlace fault_place(const FaultSite& s) {
-  const opt::TargetModel& model = model_of(s.target);
-  opt::Partition p = opt::make_partition(s.batch, s.channel, model);
   const std::int64_t data_bytes = data_format(s.combo) == Format::binary16 ? 2 : 4;
-  const bool tiled = s.is_train && opt::tile_for_training(p, data_bytes);
-  FaultPlace f;
-  f.parts = p.parts();
-  if (s.output != Output::dx) {
-    // dbias, dscale: the combine step, a vector of channels at a time.
-    f.lane = static_cast<int>(s.c % model.vector_lanes);
-    if (tiled) {
-      f.part = column_part_of_lane(p, s.c);
-    } else if (s.channel >= opt::kPooledCombineChannels) {
-      // Part k combines channels [C·k/parts, C·(k+1)/parts).
-      while (f.part + 1 < p.parts() && s.channel * (f.part + 1) / p.parts() <= s.c) ++f.part;
-    } else {
-      f.part = 0;
-      f.parts = 1;
-    }
-    return f;
-  }
-  // dx: row n is fold slot n % fold of wide row n / fold.
-  const std::int64_t wide_row = s.n / p.fold;
-  const std::int64_t lane = (s.n % p.fold) * s.channel + s.c;
-  f.lane = static_cast<int>(lane % model.vector_lanes);
-  if (tiled) {
-    f.part = column_part_of_lane(p, lane);  // one tile: reduce, combine and dx of its lanes
-  } else if (s.is_train) {
-    // Pass 2: part i takes the i-th range of rows from the first.
-    f.part = part_of_row(p, wide_row);
-  } else {
-    // Inference computes dx inside pass 1: row band × column range.
-    f.part = row_band_of(p, wide_row) * p.col_parts + column_part_of_lane(p, lane);
-  }
-  return f;
+  const opt::Schedule schedule =
+      opt::make_schedule(s.batch, s.channel, s.is_train != 0, data_bytes,
+                         opt::target_model(info_of(s.target)), s.core_mask);
+  const opt::Placement at = s.output == Output::dx ? opt::place_dx(schedule, s.n, s.c)
+                                                   : opt::place_channel(schedule, s.c);
+  return {.lane = static_cast<int>(at.lane % vector_lanes(s.target)),
+          .part = at.part,
+          .parts = at.parts};
 }
 
 void FaultMap::add(const FaultSite& s) {

@@ -5,10 +5,11 @@
 //     (row n of a batch falls in bin n·kRowBins/batch), so that cases of any
 //     shape add up on one picture; dbias and dscale have one row;
 //   - by vector lane: the element's lane within the kernel's wide row
-//     (optimized/partition.hpp) modulo the target's vector width;
-//   - by part: which of the call's parts (a row band, column range or tile;
-//     each runs on one core) computed the output, from the kernel's own
-//     partition code, as the library cuts the same shape.
+//     (bng/optimized/partition.hpp) modulo the target's vector width;
+//   - by part: which part of the phase that wrote the output (a row band,
+//     column range, row range or tile; each runs on one core) computed it, from
+//     the kernels' own schedule (bng/optimized/schedule.hpp), as the library
+//     cuts the same call.
 #pragma once
 
 #include <array>
@@ -30,6 +31,9 @@ struct FaultSite {
   int is_train = 1;
   std::int64_t batch = 1, channel = 1;  // of the whole call
   std::int64_t n = 0, c = 0;            // n = 0 for dbias, dscale
+  // The cores the call ran on (0: the caller alone, as _p): how reduce hands
+  // out its parts depends on how many there are.
+  unsigned core_mask = 0;
 };
 
 struct FaultMap {
@@ -49,7 +53,7 @@ struct FaultMap {
 int vector_lanes(prop::Target t);
 
 // The vector lane and the part of the call that computed one output, as
-// optimized/batchnorm_driver.hpp assigns them.
+// the library's schedule assigns them.
 struct FaultPlace {
   int lane = 0;
   int part = 0;

@@ -195,6 +195,13 @@ Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel) {
 
 namespace {
 
+// The cores a judged call ran on, for its fault map: the campaign's or the
+// pack's call; a dump judged by `check --dir` does not say, and is mapped as the
+// caller alone would have run it (docs/report-format.md, "faults").
+unsigned core_mask_of(const Origin& origin) {
+  return origin.spec && origin.spec->storage == prop::Storage::shared ? origin.spec->core_mask : 0u;
+}
+
 // Output i of o, located in the whole call (a block of channels is part of one).
 Failure located(const Case& c, const Origin& origin, std::uint64_t order, Output o, std::int64_t i,
                 double y, const ref::Expected& e, const Sample& s) {
@@ -223,7 +230,8 @@ void note_failure(const Case& c, const Origin& origin, std::uint64_t order, Outp
   tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
                     origin.channel_total ? origin.channel_total : c.channel,
                     o == Output::dx ? i64 / c.channel : 0,
-                    (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset});
+                    (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset,
+                    core_mask_of(origin)});
   if (t.keep_failing) {
     const std::int64_t channels = origin.channel_total ? origin.channel_total : c.channel;
     tally.failing.push_back(o == Output::dx ? (i64 / c.channel) * channels + i64 % c.channel +

@@ -1,9 +1,13 @@
 // How one call's work is cut into parts: from the shape (and the target's
 // modelled properties) only, never from the core mask, so that the reduction
 // order - hence every output bit - is the same whoever executes the parts.
+// Public within the project: the kernels cut their work with it, and fault maps
+// (tools/bngcert) ask it which part computed an output (schedule.hpp).
 #pragma once
 
 #include <cstdint>
+
+#include "bng/optimized/targets.hpp"
 
 namespace bng::opt {
 
@@ -18,6 +22,10 @@ struct TargetModel {
   int vector_lanes;           // binary32 lanes; wide rows and column boundaries are multiples of it
   std::int64_t local_memory;  // bytes per core; bounds the lanes of one column part
 };
+// A registry target's model: what <target>/compute.cpp gives its kernels.
+constexpr TargetModel target_model(const TargetInfo& t) {
+  return {t.cores, t.vector_lanes, t.local_memory};
+}
 
 // The data is viewed as `wide_rows` rows of `width` lanes: `fold` consecutive
 // rows of `channel` lanes make one wide row (lane l is channel l % channel),
