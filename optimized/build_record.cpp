@@ -2,7 +2,7 @@
 // section ".bng_build" as "key=value" lines, so that a certificate can name
 // the build of the exact file it judged without a new exported symbol (SPEC
 // §2 keeps the export list). bngcert reads it back from the file
-// (tools/bngcert/src/library_identity.cpp); docs/certification.md shows the
+// (tools/bngcert/src/libraries/library_identity.cpp); docs/certification.md shows the
 // format. BNG_TARGET_NAME comes from optimized/CMakeLists.txt.
 #include "bng_build_stamp.h"
 #include "hwy_targets.hpp"

@@ -1,5 +1,5 @@
 // _core.judge: numpy arrays judged as `bngcert check --dir` judges .npy files
-// (tools/bngcert/src/array_check.hpp: the same code, so the two agree), with
+// (tools/bngcert/src/judging/array_check.hpp: the same code, so the two agree), with
 // every failing index kept. The result holds the tally, so that
 // write_report() writes the very report and certificate `check` would.
 #include <cmath>
