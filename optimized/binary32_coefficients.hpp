@@ -15,14 +15,14 @@ inline constexpr double kFloatMinNormal = 0x1p-126;
 // A dx coefficient rounded to binary32 is within a relative 2^-24 only where
 // the binary64 value is zero or rounds to a normal finite binary32 value
 // (magnitude from kFloatMinNormal, below F32Limits::rounds_to_inf); any other
-// becomes NaN (narrow_coefficients, lane_kernels.cpp).
+// becomes NaN (narrow_coefficients, lane_kernels/coefficients-inl.h).
 
 // Inference pass 1 of binary16 data sums dy*(x - mean) over pairs of rows in
 // binary32 (docs/accuracy.md §2.1). With x a binary16 value and the mean zero
 // or of magnitude in [2^-77, 2^100], every product and partial sum is zero or
 // of magnitude in [2^-124, 2^119): no underflow, no overflow. The mean of
 // such a lane in binary32 (exact), NaN for any other, whose lane keeps the
-// binary64 sums (sum_means, lane_kernels.cpp).
+// binary64 sums (sum_means, lane_kernels/coefficients-inl.h).
 inline constexpr double kSumMeanMin = 0x1p-77;
 inline constexpr double kSumMeanMax = 0x1p100;
 

@@ -3,23 +3,45 @@
 // are independent: lane l holds channel l % channel, and every lane sums its
 // own rows in row order, so the vector length never changes a result.
 // Compiled once per instruction set (Highway); run-time dispatch honours
-// BNG_ISA (bng/optimized/isa.hpp).
+// BNG_ISA (bng/optimized/isa.hpp). The loops themselves are in
+// lane_kernels/*-inl.h, one file per phase; lane_kernels.cpp dispatches.
 #pragma once
 
 #include <cstdint>
 
-namespace bng::opt {
+#include "data_type.hpp"
 
-enum class DataType : std::uint8_t { f32, f16 };
-// Bytes of one element of a tensor of that type.
-constexpr std::int64_t bytes_of(DataType t) {
-  return t == DataType::f32 ? 4 : 2;
-}
+namespace bng::opt {
 
 // Rows per binary32 partial sum in inference pass 1 of binary16 data
 // (docs/accuracy.md §2.1 derives the error for this value).
 inline constexpr std::int64_t kHalfSumRows = 2;
 
+// The per-lane coefficients of both passes, indexed by lane (0 .. width): the
+// one declaration that planning fills (prepare_lanes, then the copies to the
+// other fold slots), combine completes (b, nc, nb32, nc32) and the passes
+// read. A pointer is null where the call does not use its array.
+struct LaneArrays {
+  double* mean = nullptr;
+  double* a = nullptr;   // scale*invar
+  double* b = nullptr;   // a*dbias/m                     (training dx only)
+  double* nc = nullptr;  // -(a*invar)*(invar*sum dy*(x-mean))/m, negated so that pass 2
+                         // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
+  // Binary16 data: the same coefficients rounded to binary32 for dx in
+  // binary32 (inference: a32 only; training: all four, -b stored), NaN where a
+  // channel's must stay in binary64 (narrow_coefficients,
+  // binary32_coefficients.hpp). Null for binary32 data.
+  float* mean32 = nullptr;
+  float* a32 = nullptr;
+  float* nb32 = nullptr;
+  float* nc32 = nullptr;
+  // Binary16 data, inference: sum_means(mean) (lane_kernels/coefficients-inl.h),
+  // the mean for pass 1's binary32 partial sums, NaN where a lane keeps
+  // binary64 sums. Null otherwise.
+  float* sum_mean32 = nullptr;
+};
+
+// One part's elements and the arrays its passes read.
 struct LaneSpan {
   const void* x;
   const void* dy;
@@ -28,24 +50,7 @@ struct LaneSpan {
   std::int64_t row_begin, row_end;
   std::int64_t last_row, last_lanes;  // wide row `last_row` has only `last_lanes` lanes
   std::int64_t lane_begin, lane_end;
-  // Per-lane coefficients, indexed by lane (0 .. width).
-  const double* mean;
-  const double* a;   // scale*invar
-  const double* b;   // a*dbias/m                     (training dx only)
-  const double* nc;  // -(a*invar)*(invar*sum dy*(x-mean))/m, negated so that pass 2
-                     // needs no negation (fma(d, -c, q) = fma(-d, c, q) exactly)
-  // Binary16 data: the same coefficients rounded to binary32 for dx in
-  // binary32 (inference: a32 only; training: all four, -b stored), NaN where a
-  // channel's must stay in binary64 (narrow_coefficients,
-  // binary32_coefficients.hpp). Null for binary32 data.
-  const float* mean32;
-  const float* a32;
-  const float* nb32;
-  const float* nc32;
-  // Binary16 data, inference: sum_means(mean) (lane_kernels.cpp), the
-  // mean for pass 1's binary32 partial sums, NaN where a lane keeps binary64
-  // sums. Null otherwise.
-  const float* sum_mean32;
+  LaneArrays lanes;
   // Training dx's run-time error bound |t - y*| <= e (docs/accuracy.md §4),
   // asked for only where |t| reaches the overflow threshold (rare): the
   // driver may have to compute the magnitudes it rests on first.
@@ -63,7 +68,7 @@ struct LaneSpan {
 // inputs they come from (otherwise the driver's channel_magnitudes recomputes
 // them on demand through this same pass, one lane at a time). With write_dx
 // it also stores inference dx = a*dy (binary16 data: a32*dy in binary32 where
-// that is below 65520, see infer_half_dx in lane_kernels.cpp);
+// that is below 65520, see infer_half_dx in lane_kernels/reduce_half_infer-inl.h);
 // on binary16 data it then sums each lane's rows of a block in groups of
 // kHalfSumRows in binary32 first, and those group sums into acc_b/acc_s
 // (docs/accuracy.md §2.1; lanes whose sum_mean32 is NaN sum row by row).
@@ -86,7 +91,8 @@ void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write
 // with magnitudes their magnitude sums into plain sums (the M bounds of
 // docs/accuracy.md §4); db = hb + lb, ds = (hs + ls) * invar, stored as
 // dbias/dscale in the statistics type; for training also b = a*db/m and
-// nc = -(a*invar*ds/m) into every fold slot's lane.
+// nc = -(a*invar*ds/m) into every fold slot's lane of `lanes` (and, for
+// binary16 data, nb32 = narrow_coefficients(-b), nc32 = narrow_coefficients(nc)).
 struct CombineSpan {
   const double* hi_b;  // of band 0; band r's at + r * band_stride
   const double* lo_b;
@@ -98,16 +104,12 @@ struct CombineSpan {
   std::int64_t band_stride;
   std::int64_t channel;
   std::int64_t width;
-  const double* a;
+  LaneArrays lanes;  // reads a; writes b and nc, and nb32 and nc32 where not null
   const void* invar;
   void* dbias;
   void* dscale;
   double* sum_abs_dy;    // with magnitudes: per channel, the sums of abs_b
   double* sum_abs_dy_d;  // and of abs_s (pass 2's guard reads them)
-  double* b;             // training only
-  double* nc;            // training only
-  float* nb32;           // training on binary16 data only (else null): narrow_coefficients(-b)
-  float* nc32;           // and narrow_coefficients(nc)
   double m;
   bool train;
   // A channel whose |db| or |ds| reaches the statistics type's overflow
@@ -130,11 +132,7 @@ struct LaneCoefficients {
   const void* mean_in;
   const void* invar_in;
   const void* scale_in;
-  double* mean;
-  double* a;
-  float* mean32;
-  float* a32;
-  float* sum_mean32;
+  LaneArrays lanes;  // writes mean, a, and mean32, a32, sum_mean32 where not null
 };
 void prepare_lanes(DataType stats, const LaneCoefficients& s, std::int64_t channel);
 

@@ -1,5 +1,5 @@
 // One element of a tensor read into, or rounded out of, binary64: the scalar
-// forms that the rare guards (lane_kernels.cpp store_lanes and the like),
+// forms that the rare guards (each_lane in lane_kernels/lanes-inl.h and its callers),
 // the statistics and the guard's recomputation share, so that they give the
 // bits of the vector code.
 #pragma once
@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "bng/binary16.hpp"
-#include "lane_kernels.hpp"
+#include "data_type.hpp"
 #include "output_rounding.hpp"
 
 namespace bng::opt {

@@ -1,5 +1,5 @@
 # Binary16 data: the per-lane binary32 values of dx in binary32
-# (docs/accuracy.md §3.1; binary32_coefficients.hpp, lane_kernels.cpp):
+# (docs/accuracy.md §3.1; binary32_coefficients.hpp, lane_kernels/coefficients-inl.h):
 #   a' = narrow_coefficient(a), b' = narrow_coefficient(-b), c' = narrow_coefficient(-k):
 #        the binary64 value rounded to binary32 when it is zero or
 #        kFloatMinNormal <= |v| < F32Limits::rounds_to_inf, else NaN (binary64 path)

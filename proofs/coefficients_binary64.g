@@ -1,5 +1,5 @@
 # The per-channel coefficients of training dx, in binary64 (docs/accuracy.md
-# §3; lane_kernels.cpp Prepare and Combine, batchnorm_driver.hpp combine):
+# §3; lane_kernels/coefficients-inl.h Prepare, combine-inl.h Combine, batchnorm_driver.hpp combine):
 #   a  = scale * invar                  exact: two binary32 significands
 #   b  = a * db / m                     two roundings
 #   k  = a * invar * ds / m             three roundings (the kernel stores nc = -k)

@@ -1,5 +1,5 @@
 # Binary16 data: dx in binary32, one element (docs/accuracy.md §3.1;
-# lane_kernels.cpp dx_half and apply_half_rows for training, infer1 and
+# lane_kernels/apply-inl.h DxHalfRows for training, infer1 and
 # infer_half_vectors for inference):
 #   d' = x - mu'                binary32 subtraction: one rounding
 #   q' = fma(a', dy, b')        binary32 FMA: one rounding

@@ -1,4 +1,4 @@
-# Dx in binary64, one element (docs/accuracy.md §3; lane_kernels.cpp ApplyRow,
+# Dx in binary64, one element (docs/accuracy.md §3; lane_kernels/apply-inl.h DxRows,
 # Apply, dx1; the inference store of Reduce, infer1):
 #   d = x - mean                 ( pass1_binary64_step.g proves its rounding )
 #   q = fma(a, dy, -b)           one rounding

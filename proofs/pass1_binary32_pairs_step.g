@@ -1,6 +1,6 @@
 # Inference on binary16 data, pass 1: the binary32 sums of a pair of rows
 # (docs/accuracy.md §2.1; kHalfSumRows rows from the first row of each block).
-# lane_kernels.cpp, infer_half_lane / infer_half_vectors, from gb = gs = 0:
+# lane_kernels/reduce_half_infer-inl.h, infer_half_rows, from gb = gs = 0:
 #   gb = gb + dy                        ( binary32 addition; 0 + dy1 is exact )
 #   gs = fma(dy, x - mu, gs)            ( binary32 subtraction, binary32 FMA )
 # x and dy are binary16 values (multiples of 2^-24, at most 65504); mu is the

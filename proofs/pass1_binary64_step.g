@@ -1,5 +1,5 @@
 # Pass 1 in binary64, one step of each running sum (docs/accuracy.md §2; the
-# per-step lemma of the induction of §6). lane_kernels.cpp, Reduce:
+# per-step lemma of the induction of §6). lane_kernels/reduce-inl.h, reduce_rows:
 #   d  = x - mean                      ( hn::Sub / scalar -  )
 #   sb = sb + dy                       ( block sum of dbias )
 #   ss = fma(dy, d, ss)                ( block sum of dscale: one rounding )

@@ -69,7 +69,7 @@ void expect_planned_arrays_on_cache_lines(std::int64_t batch, std::int64_t chann
                .core_mask = 0x1};
   detail::Scratch scratch;
   const detail::Plan plan = detail::plan_call<T, Stats>(a, kModel, scratch);
-  const detail::LaneArrays& l = plan.lanes;
+  const LaneArrays& l = plan.lanes;
   for (const void* p : {static_cast<const void*>(l.mean), static_cast<const void*>(l.a),
                         static_cast<const void*>(l.b), static_cast<const void*>(l.nc)}) {
     EXPECT_TRUE(on_cache_line(p));

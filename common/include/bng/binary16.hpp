@@ -15,7 +15,7 @@
 // rounds. Encoding either rounds (round_from_double: to nearest, ties to even,
 // as IEEE 754 and the hardware) or refuses a value that would need rounding
 // (exact_from_double: what a file must hold is what a kernel produced).
-// The vector paths of optimized/lane_kernels.cpp convert with Highway and must
+// The vector paths of optimized/lane_kernels/ convert with Highway and must
 // agree with these bit for bit (tests/kernels/binary16_test.cpp).
 #pragma once
 

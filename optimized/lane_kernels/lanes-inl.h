@@ -1,0 +1,246 @@
+// Per instruction set (Highway -inl.h): what every loop of the lane kernels
+// is made of. Loads of a tensor's elements into binary64 or binary32, the
+// vector stores and their lane-by-lane fallback (each_lane), a*b + c with one
+// rounding, TwoSum, and for_lanes (whole vectors, then single lanes, by the
+// same code). The phases (reduce-inl.h, reduce_half_infer-inl.h,
+// apply-inl.h, combine-inl.h, coefficients-inl.h) are written with these.
+#if defined(BNG_OPTIMIZED_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BNG_OPTIMIZED_LANES_INL_H_
+#undef BNG_OPTIMIZED_LANES_INL_H_
+#else
+#define BNG_OPTIMIZED_LANES_INL_H_
+#endif
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include <hwy/highway.h>
+
+#include "data_type.hpp"
+#include "output_rounding.hpp"
+#include "scalar_elements.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace bng::opt::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DD = hn::ScalableTag<double>;
+// Binary16 data in binary32 (docs/accuracy.md §2.1, §3.1): 16 lanes per
+// AVX-512 vector instead of 8, no binary64 conversions, one hardware rounding
+// to binary16.
+using DS = hn::ScalableTag<float>;
+
+// F16C (hardware binary16 <-> binary32) comes with Highway's AVX2 and AVX3
+// targets. Elsewhere Highway's emulated conversions saturate and mishandle
+// Inf/NaN, so the portable path converts lane by lane with bng/binary16.hpp.
+// (The macro serves the #if around code that names F16C-only operations.)
+#ifndef BNG_HARDWARE_CONVERSIONS
+#define BNG_HARDWARE_CONVERSIONS (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3)
+#endif
+constexpr bool kHardwareConversions = BNG_HARDWARE_CONVERSIONS;
+constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
+// From here on a binary32 value rounds to a binary16 infinity (F16Limits).
+constexpr float kHalfRoundsToInf = static_cast<float>(F16Limits::rounds_to_inf);
+
+// Every formula is written once, generic over the descriptor D: a full
+// vector (DD, DS) for the bulk of the lanes, and D1 = CappedTag<T, 1> for
+// single lanes (the lanes after the last whole vector, the lanes of a vector
+// that must go one by one). The same operations lane by lane, hence the same
+// bits whatever the grouping (the pattern of hwy/contrib/algo/transform-inl.h).
+template <class D>
+using D1 = hn::CappedTag<hn::TFromD<D>, 1>;
+
+// a*b + c with one rounding on every path: the FMA instruction of the AVX2 and
+// AVX3 targets, std::fma (correctly rounded) lane by lane on the portable
+// path, so that all paths give the same bits. docs/accuracy.md counts one
+// rounding for each.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V fused(D d, V a, V b, V c) {
+  if constexpr (kHardwareConversions) {
+    return hn::MulAdd(a, b, c);
+  } else {
+    using T = hn::TFromD<D>;
+    HWY_ALIGN T ta[kMaxLanes * 2], tb[kMaxLanes * 2], tc[kMaxLanes * 2];
+    hn::Store(a, d, ta);
+    hn::Store(b, d, tb);
+    hn::Store(c, d, tc);
+    for (std::size_t k = 0; k < hn::Lanes(d); ++k) ta[k] = std::fma(ta[k], tb[k], tc[k]);
+    return hn::Load(d, ta);
+  }
+}
+
+// Error-free addition into a (hi, lo) pair (TwoSum, Knuth): hi + lo gains
+// exactly v's value, apart from lo's own rounding.
+template <class V>
+HWY_INLINE void two_sum_into(V& hi, V& lo, V v) {
+  const V sum = hn::Add(hi, v);
+  const V bv = hn::Sub(sum, hi);
+  lo = hn::Add(lo, hn::Add(hn::Sub(hi, hn::Sub(sum, bv)), hn::Sub(v, bv)));
+  hi = sum;
+}
+
+// Binary32 lanes f as the lanes of d: unchanged for a binary32 d, widened
+// (exactly) for a binary64 one.
+template <class D, class VF>
+HWY_INLINE hn::Vec<D> widen_to(D d, VF f) {
+  if constexpr (std::is_same_v<hn::TFromD<D>, float>) {
+    return f;
+  } else {
+    return hn::PromoteTo(d, f);
+  }
+}
+
+// Elements i .. of a tensor of type T into the lanes of d, binary64 or
+// binary32 (exact either way; binary32 only for binary16 data). The portable
+// path converts binary16 lane by lane with bng/binary16.hpp (load1).
+template <DataType T, class D>
+HWY_INLINE hn::Vec<D> load(D d, const void* p, std::int64_t i) {
+  using Lane = hn::TFromD<D>;
+  static_assert(T == DataType::f16 || std::is_same_v<Lane, double>);
+  const hn::Rebind<float, D> df;
+  if constexpr (T == DataType::f32) {
+    return widen_to(d, hn::LoadU(df, static_cast<const float*>(p) + i));
+  } else if constexpr (kHardwareConversions) {
+    const auto* h =
+        reinterpret_cast<const hwy::float16_t*>(static_cast<const std::uint16_t*>(p) + i);
+    return widen_to(d, hn::PromoteTo(df, hn::LoadU(hn::Rebind<hwy::float16_t, D>(), h)));
+  } else {
+    HWY_ALIGN Lane tmp[kMaxLanes * 2];
+    for (std::size_t k = 0; k < hn::Lanes(d); ++k)
+      tmp[k] = static_cast<Lane>(load1<T>(p, i + static_cast<std::int64_t>(k)));
+    return hn::Load(d, tmp);
+  }
+}
+
+// Rounds t to binary16 precision in double, exactly as binary16::round_from_double
+// (ties to even, subnormal spacing 2^-24 below 2^-14): adding and removing
+// C = 1.5 * 2^(e+42), e = max(exponent(|t|), -14), leaves |t| on the grid of
+// spacing 2^(e-10), rounded by the hardware's round-to-nearest-even. For
+// |t| < 65520 (try_store's condition, which sends NaN elsewhere) the result is a binary16
+// value, so the two narrowing conversions after it are exact.
+template <class D>
+HWY_INLINE hn::Vec<D> round_to_half_precision(D dd, hn::Vec<D> t) {
+  const hn::RebindToUnsigned<D> du;
+  const auto a = hn::Abs(t);
+  const auto pow2 =
+      hn::BitCast(dd, hn::And(hn::BitCast(du, a), hn::Set(du, 0x7ff0000000000000ull)));
+  const auto c = hn::Mul(hn::Max(pow2, hn::Set(dd, 0x1p-14)), hn::Set(dd, 0x1.8p42));
+  return hn::CopySign(hn::Sub(hn::Add(a, c), c), t);
+}
+
+// The vector store of t (binary64 lanes, or binary32 lanes of binary16 data)
+// into elements i .. of a tensor of type T: true, or false without storing
+// when some lane needs the scalar rules of output_rounding.hpp (the clamp
+// below the overflow threshold, training dx's guard, Inf, the canonical NaN),
+// and always on the portable path, whose conversions go lane by lane: rare
+// elsewhere, so one test per vector instead of clamping every lane. Where it
+// stores, the bits are those of store1 (a binary32 value below 65520 rounds to
+// binary16 as the binary64 value it is).
+template <DataType T, class D>
+HWY_INLINE bool try_store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
+  using Lane = hn::TFromD<D>;
+  static_assert(T == DataType::f16 || std::is_same_v<Lane, double>);
+  const hn::Rebind<float, D> df;
+  if constexpr (!kHardwareConversions) {
+    return false;
+  } else if constexpr (T == DataType::f32) {
+    // Rounding to nearest-even gives Inf exactly from MAX + ulp/2 on, where
+    // store1 would clamp or guard; below that it is store1's result. A NaN
+    // goes to store1 too, which stores the canonical NaN.
+    const auto f = hn::DemoteTo(df, t);
+    if (HWY_UNLIKELY(!hn::AllTrue(df, hn::IsFinite(f)))) return false;
+    hn::StoreU(f, df, static_cast<float*>(p) + i);
+    return true;
+  } else {
+    // Not below 65520 (NaN included: the comparison is false) goes to store1.
+    const Lane limit = static_cast<Lane>(F16Limits::rounds_to_inf);
+    if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Lt(hn::Abs(t), hn::Set(d, limit))))) return false;
+    const hn::Rebind<hwy::float16_t, D> dh;
+    auto* const h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
+    if constexpr (std::is_same_v<Lane, float>) {
+      hn::StoreU(hn::DemoteTo(dh, t), dh, h);
+      return true;
+    }
+#if HWY_TARGET == HWY_AVX3
+    else if constexpr (std::is_same_v<D, DD>) {
+      // Round to odd into binary32 (truncate, then set the last bit where that
+      // was inexact), then to nearest-even into binary16: a correctly rounded
+      // result, because binary32 keeps 13 more bits than binary16 and the set
+      // bit decides ties (Boldo and Melquiond, "Emulation of FMA and correctly
+      // rounded sums: proved algorithms using rounding to odd", 2008). Fewer
+      // operations than round_to_half_precision; the same bits (the
+      // last binary32 bit never reaches binary16).
+      const __m512d v = t.raw;
+      const __m256 f = _mm512_cvt_roundpd_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+      const __mmask8 inexact = _mm512_cmp_pd_mask(_mm512_cvtps_pd(f), v, _CMP_NEQ_UQ);
+      const __m256i bits = _mm256_castps_si256(f);
+      const __m256i odd = _mm256_mask_or_epi32(bits, inexact, bits, _mm256_set1_epi32(1));
+      const __m128i h16 = _mm256_cvtps_ph(_mm256_castsi256_ps(odd), _MM_FROUND_TO_NEAREST_INT);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(h), h16);
+      return true;
+    }
+#endif
+    else {
+      hn::StoreU(hn::DemoteTo(dh, hn::DemoteTo(df, round_to_half_precision(d, t))), dh, h);
+      return true;
+    }
+  }
+}
+
+// The lane-by-lane fallback of every vector step, written once: f(k, v[k]...)
+// for each lane k of d, with the vectors' lanes as scalars. Vector steps call
+// it for the rare vectors that some lane must take through the scalar rules
+// (and the portable path for every vector). Out of line, so that its stack
+// arrays stay out of the hot loops; callers capture their scalars by value
+// (a capture by reference would keep them in memory in the hot loop too).
+template <class D, class F, class... V>
+HWY_NOINLINE void each_lane(D d, const F& f, V... v) {
+  using Lane = hn::TFromD<D>;
+  HWY_ALIGN Lane lanes[sizeof...(V) + 1][HWY_MAX_BYTES / sizeof(Lane)];
+  std::size_t j = 0;
+  (hn::Store(v, d, lanes[j++]), ...);
+  [&]<std::size_t... J>(std::index_sequence<J...>) {
+    for (std::size_t k = 0; k < hn::Lanes(d); ++k) f(k, lanes[J][k]...);
+  }
+  (std::index_sequence_for<V...>{});
+}
+
+// t into elements i .. of a tensor of type T: the vector store, or lane by
+// lane with store1 (output_rounding.hpp's rules, written once).
+template <DataType T, class D>
+HWY_INLINE void store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
+  if (HWY_UNLIKELY(!try_store<T>(d, p, i, t))) {
+    each_lane(
+        d, [p, i](std::size_t k, double v) { store1<T>(p, i + static_cast<std::int64_t>(k), v); },
+        t);
+  }
+}
+
+// kLocalSpan: the hot loops work on a const local copy of their LaneSpan.
+// Their vector stores (through may_alias vector types) could otherwise
+// modify the caller's span as far as the compiler knows, which makes it
+// reload every pointer and coefficient address after each store.
+
+// Lanes [l, l1) in whole vectors of d, then the rest one at a time with the
+// same body: body(d or D1, l). The bodies are lambdas marked
+// BNG_INLINE_LAMBDA: a call per vector costs measurably on small tensors.
+#ifndef BNG_INLINE_LAMBDA
+#define BNG_INLINE_LAMBDA __attribute__((always_inline))
+#endif
+template <class D, class Body>
+HWY_INLINE void for_lanes(D d, std::int64_t l, std::int64_t l1, const Body& body) {
+  const auto N = static_cast<std::int64_t>(hn::Lanes(d));
+  for (; l + N <= l1; l += N) body(d, l);
+  if (l < l1) {
+    const D1<D> d1;
+    for (; l < l1; ++l) body(d1, l);
+  }
+}
+
+}  // namespace bng::opt::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // BNG_OPTIMIZED_LANES_INL_H_

@@ -1,0 +1,272 @@
+// Per instruction set (Highway -inl.h): pass 1 of inference on binary16 data
+// (docs/accuracy.md §2.1), which also writes dx. Each lane sums the rows of a
+// block in groups of kHalfSumRows from the block's first row: dy and
+// fma(dy, x - mean, .) in binary32 from 0 (add_row_sums, the formula of
+// reduce_rows in binary32), each group sum then added in binary64 into
+// acc_b/acc_s (indexed by lane); the blocks are reduce-inl.h's for_blocks. A
+// lane whose sum_mean32 is NaN keeps pass 1's binary64 sums (reduce_rows
+// itself). The magnitudes are binary64 (add_row_magnitudes) either way, and
+// dx is a32*dy in binary32, rounded once to binary16.
+#if defined(BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
+#undef BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
+#else
+#define BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+#include "data_type.hpp"
+#include "lane_kernels.hpp"
+#include "lane_kernels/lanes-inl.h"
+#include "lane_kernels/reduce-inl.h"
+#include "lane_kernels/rows-inl.h"
+#include "scalar_elements.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace bng::opt::HWY_NAMESPACE {
+
+// The binary64 lanes of a binary32 vector of D (exact widening): a full
+// vector's two halves in two binary64 vectors, so that the binary32
+// arithmetic keeps its 16 lanes per AVX-512 vector, and a single lane in one.
+// (Highway 1.0.3 has no PromoteUpperTo: LowerHalf and UpperHalf.)
+template <class D>
+struct Wide {
+  static constexpr std::size_t kParts = hn::MaxLanes(D()) > 1 ? 2 : 1;
+  using DP = std::conditional_t<kParts == 2, hn::Half<D>, D>;  // one part's binary32 lanes
+  using DW = hn::Rebind<double, DP>;
+  hn::Vec<DW> part[kParts];
+};
+
+template <class D>
+HWY_INLINE Wide<D> widen(D, hn::Vec<D> v) {
+  using W = Wide<D>;
+  const typename W::DW dw;
+  if constexpr (W::kParts == 1) {
+    return {{hn::PromoteTo(dw, v)}};
+  }
+#if HWY_TARGET != HWY_SCALAR  // one-lane vectors only, and no UpperHalf
+  else {
+    const typename W::DP dp;
+    return {{hn::PromoteTo(dw, hn::LowerHalf(dp, v)), hn::PromoteTo(dw, hn::UpperHalf(dp, v))}};
+  }
+#endif
+}
+
+// Lanes l .. of a binary64 array, for the lanes of D.
+template <class D>
+HWY_INLINE Wide<D> load_wide(D, const double* p, std::int64_t l) {
+  using W = Wide<D>;
+  const typename W::DW dw;
+  const auto n = static_cast<std::int64_t>(hn::Lanes(dw));
+  if constexpr (W::kParts == 1) {
+    return {{hn::LoadU(dw, p + l)}};
+  } else {
+    return {{hn::LoadU(dw, p + l), hn::LoadU(dw, p + l + n)}};
+  }
+}
+
+template <class D>
+HWY_INLINE void store_wide(D, const Wide<D>& w, double* p, std::int64_t l) {
+  using W = Wide<D>;
+  const typename W::DW dw;
+  const auto n = static_cast<std::int64_t>(hn::Lanes(dw));
+  for (std::size_t k = 0; k < W::kParts; ++k)
+    hn::StoreU(w.part[k], dw, p + l + static_cast<std::int64_t>(k) * n);
+}
+
+// Binary32 v added into the binary64 accumulators acc, lane by lane.
+template <class D>
+HWY_INLINE void add_wide(D d, Wide<D>& acc, hn::Vec<D> v) {
+  const Wide<D> w = widen(d, v);
+  for (std::size_t k = 0; k < Wide<D>::kParts; ++k) acc.part[k] = hn::Add(acc.part[k], w.part[k]);
+}
+
+// Inference dx of binary16 data where t = a32*dy (binary32, the vector code's
+// product) has a lane not below 65520 (overflow, NaN, a NaN coefficient:
+// rare), and every lane on the portable path: store1 of t where it is below
+// 65520 (round to nearest-even, like the vector conversion), else a*dy in
+// binary64 as for binary32 data. Out of line with its scalars as arguments,
+// so that the hot loop builds nothing for it (measured: a closure built
+// there cost binary16 inference up to 15 % on streamed narrow tensors).
+template <class D>
+HWY_NOINLINE void store_infer_half_lanes(D ds, void* dx, const double* a, const void* dy,
+                                         std::int64_t i, std::int64_t l, hn::Vec<D> t) {
+  constexpr auto H = DataType::f16;
+  each_lane(
+      ds,
+      [dx, a, dy, i, l](std::size_t k, float tk) {
+        const std::int64_t e = i + static_cast<std::int64_t>(k);
+        if (std::fabs(tk) < kHalfRoundsToInf) {
+          store1<H>(dx, e, tk);
+        } else {
+          store1<H>(dx, e, a[l + static_cast<std::int64_t>(k)] * load1<H>(dy, e));
+        }
+      },
+      t);
+}
+
+// Inference dx of binary16 data, elements i .. (lanes l ..): a32*dy in
+// binary32, rounded once to binary16. dx is s.dx, passed as the caller's
+// local (kLocalSpan).
+template <class D>
+HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i, std::int64_t l,
+                              hn::Vec<D> a32, hn::Vec<D> dy) {
+  const hn::Vec<D> t = hn::Mul(a32, dy);
+  if (HWY_UNLIKELY(!try_store<DataType::f16>(ds, dx, i, t))) {
+    store_infer_half_lanes(ds, dx, s.lanes.a, s.dy, i, l, t);
+  }
+}
+
+template <bool kMagnitudes, std::int64_t kRows, class D>
+HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                double* acc_s, std::int64_t r, std::int64_t rows,
+                                std::int64_t ahead, std::int64_t l);
+
+// Lanes of a vector holding a lane whose sum_mean32 is NaN (rare), one by one:
+// such a lane sums its rows with pass 1's binary64 formula (reduce_rows,
+// magnitudes included), the others as infer_half_rows.
+template <bool kMagnitudes, std::int64_t kRows, class D>
+HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const ReduceOut& out,
+                                            double* acc_b, double* acc_s, std::int64_t r,
+                                            std::int64_t rows, std::int64_t l) {
+  each_lane(ds, [&s, &out, acc_b, acc_s, r, rows, l](std::size_t k) {
+    const D1<D> d1;
+    const std::int64_t n_rows = kRows != 0 ? kRows : rows;
+    const std::int64_t lane = l + static_cast<std::int64_t>(k);
+    if (!std::isnan(s.lanes.sum_mean32[lane])) {
+      infer_half_rows<kMagnitudes, kRows>(d1, s, out, acc_b, acc_s, r, rows, 0, lane);
+      return;
+    }
+    for (std::int64_t row = r; row < r + n_rows; ++row) {
+      const std::int64_t i = row * s.width + lane;
+      reduce_rows<DataType::f16, false, kMagnitudes, 1>(D1<DD>(), s, out, acc_b, acc_s,
+                                                        row * s.width, lane);
+      infer_half_dx(d1, s, s.dx, i, lane, hn::LoadU(d1, s.lanes.a32 + lane),
+                    load<DataType::f16>(d1, s.dy, i));
+    }
+  });
+}
+
+// Inference pass 1 of binary16 data, the one place it is written: lanes
+// [l, l + Lanes(ds)) of rows [r, r + rows) (kRows of them, or `rows` where
+// kRows is 0; r at a group boundary), every lane having every row. The
+// per-lane coefficients and accumulators are loaded once for all the rows.
+// The x and dy `ahead` elements on are prefetched, a line at a time
+// (prefetch_ahead, ahead_for_lane; 0: none).
+template <bool kMagnitudes, std::int64_t kRows, class D>
+HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                double* acc_s, std::int64_t r, std::int64_t rows,
+                                std::int64_t ahead, std::int64_t l) {
+  using V = hn::Vec<D>;
+  using W = Wide<D>;
+  constexpr auto H = DataType::f16;
+  const V mu = hn::LoadU(ds, s.lanes.sum_mean32 + l);
+  if (HWY_UNLIKELY(!hn::AllFalse(ds, hn::IsNaN(mu)))) {
+    infer_half_binary64_lanes<kMagnitudes, kRows>(ds, s, out, acc_b, acc_s, r, rows, l);
+    return;
+  }
+  // Locals, which the stores below cannot be assumed to change (kLocalSpan).
+  const std::int64_t n_rows = kRows != 0 ? kRows : rows;
+  const std::int64_t width = s.width;
+  const void* const x = s.x;
+  const void* const dy_in = s.dy;
+  void* const dx = s.dx;
+  double* const abs_b = out.abs_b;
+  double* const abs_s = out.abs_s;
+  const typename W::DW dw;
+  const V a32 = hn::LoadU(ds, s.lanes.a32 + l);
+  const std::int64_t line_ahead = ahead_for_lane(ahead, l);
+  W sb = load_wide(ds, acc_b, l), ss = load_wide(ds, acc_s, l);
+  [[maybe_unused]] W ab{}, as{}, mean{};
+  if constexpr (kMagnitudes) {
+    ab = load_wide(ds, abs_b, l);
+    as = load_wide(ds, abs_s, l);
+    mean = load_wide(ds, s.lanes.mean, l);
+  }
+#pragma GCC unroll 4
+  for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
+    V gb = hn::Zero(ds), gs = hn::Zero(ds);
+    // A constant trip count where kRows is (whole groups): unrolled.
+    for (std::int64_t k = 0; k < kHalfSumRows; ++k) {
+      if (kRows == 0 && g + k == n_rows) break;
+      const std::int64_t i = (r + g + k) * width + l;
+      if (line_ahead != 0) {
+        hwy::Prefetch(static_cast<const std::uint16_t*>(x) + i + line_ahead);
+        hwy::Prefetch(static_cast<const std::uint16_t*>(dy_in) + i + line_ahead);
+      }
+      const V dy = load<H>(ds, dy_in, i), xv = load<H>(ds, x, i);
+      add_row_sums(ds, gb, gs, dy, hn::Sub(xv, mu));
+      if constexpr (kMagnitudes) {
+        const W dy64 = widen(ds, dy), x64 = widen(ds, xv);
+        for (std::size_t k = 0; k < W::kParts; ++k) {
+          add_row_magnitudes(dw, ab.part[k], as.part[k], dy64.part[k],
+                             hn::Sub(x64.part[k], mean.part[k]));
+        }
+      }
+      infer_half_dx(ds, s, dx, i, l, a32, dy);
+    }
+    add_wide(ds, sb, gb);
+    add_wide(ds, ss, gs);
+  }
+  store_wide(ds, sb, acc_b, l);
+  store_wide(ds, ss, acc_s, l);
+  if constexpr (kMagnitudes) {
+    store_wide(ds, ab, abs_b, l);
+    store_wide(ds, as, abs_s, l);
+  }
+}
+
+// Rows [r, r + rows) of every lane (r at a group boundary): the lanes all
+// the rows have, then the lanes a partial last row of the tensor lacks over
+// the rows before it; whole vectors, then single lanes.
+template <bool kMagnitudes, std::int64_t kRows>
+HWY_INLINE void infer_half_group_rows(const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                      double* acc_s, std::int64_t r, std::int64_t rows,
+                                      std::int64_t ahead) {
+  // Only the last row can be partial, and it may end before the span begins.
+  const std::int64_t l1 = std::max(s.lane_begin, row_lane_end(s, r + rows - 1));
+  for_lanes(DS(), s.lane_begin, l1, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+    infer_half_rows<kMagnitudes, kRows>(d, s, out, acc_b, acc_s, r, rows, ahead, l);
+  });
+  if (rows > 1 && l1 < s.lane_end) {
+    for_lanes(DS(), l1, s.lane_end, [&](auto d, std::int64_t l) BNG_INLINE_LAMBDA {
+      infer_half_rows<kMagnitudes, 0>(d, s, out, acc_b, acc_s, r, rows - 1, 0, l);
+    });
+  }
+}
+
+// Groups of four rows where they pay, then of kHalfSumRows, then the rest.
+template <bool kMagnitudes>
+void ReduceHalfInfer(const LaneSpan& span, const ReduceOut& out) {
+  static_assert(kRowsAtOnce % kHalfSumRows == 0, "four-row steps keep the groups aligned");
+  const LaneSpan s = span;  // see kLocalSpan
+  const bool at_once = rows_at_once_pay<DataType::f16>(s, tensor_rows(s));
+  const bool prefetch = half_prefetch_pays(s);
+  for_blocks(s, out,
+             [&](std::int64_t rb, std::int64_t re, double* acc_b, double* acc_s) BNG_INLINE_LAMBDA {
+               std::int64_t r = rb;
+               for (; at_once && r + kRowsAtOnce <= re; r += kRowsAtOnce) {
+                 infer_half_group_rows<kMagnitudes, kRowsAtOnce>(
+                     s, out, acc_b, acc_s, r, kRowsAtOnce, prefetch_ahead(s, prefetch, r));
+               }
+               for (; r + kHalfSumRows <= re; r += kHalfSumRows) {
+                 infer_half_group_rows<kMagnitudes, kHalfSumRows>(
+                     s, out, acc_b, acc_s, r, kHalfSumRows, prefetch_ahead(s, prefetch, r));
+               }
+               if (r < re)
+                 infer_half_group_rows<kMagnitudes, 0>(s, out, acc_b, acc_s, r, re - r, 0);
+             });
+}
+
+}  // namespace bng::opt::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
