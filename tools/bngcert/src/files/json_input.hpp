@@ -37,6 +37,11 @@ nlohmann::json read_json_file(const std::filesystem::path& path, std::uint64_t m
 // The same limits for CBOR (tally.cbor): depth checked before it is decoded.
 nlohmann::json parse_cbor(std::span<const std::uint8_t> bytes, const std::string& name);
 
+// The keys in which `found` differs from `expected`, for a message:
+// "files.x.npy.sha256, seed (missing), note (extra)"; "(the whole)" when
+// either is not an object.
+std::string differing_keys(const nlohmann::json& found, const nlohmann::json& expected);
+
 // `where` names the file and the place in it ("pack.json: case #3").
 const nlohmann::json& member(const nlohmann::json& object, std::string_view key,
                              const std::string& where);

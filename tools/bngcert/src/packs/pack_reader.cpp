@@ -23,25 +23,6 @@ struct CaseFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The keys in which two objects differ, for a message ("files.x.npy.sha256").
-std::string differing_keys(const json& found, const json& derived, const std::string& prefix = "") {
-  if (!found.is_object() || !derived.is_object()) return prefix.empty() ? "(the whole)" : prefix;
-  std::string out;
-  const auto add = [&](const std::string& k) { out += (out.empty() ? "" : ", ") + k; };
-  for (const auto& [key, v] : derived.items()) {
-    const std::string name = prefix.empty() ? key : prefix + "." + key;
-    if (!found.contains(key)) {
-      add(name + " (missing)");
-    } else if (found[key] != v) {
-      add(differing_keys(found[key], v, name));
-    }
-  }
-  for (const auto& [key, v] : found.items()) {
-    if (!derived.contains(key)) add((prefix.empty() ? key : prefix + "." + key) + " (extra)");
-  }
-  return out;
-}
-
 std::string first_difference(const std::vector<unsigned char>& found,
                              const std::vector<unsigned char>& derived) {
   if (found.size() != derived.size()) {

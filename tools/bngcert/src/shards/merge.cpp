@@ -98,28 +98,6 @@ json seed_of(const json& identity) {
   return identity.value("campaign", json::object()).value("seed", json());
 }
 
-// "max_size, campaign.seed": the keys in which two records differ, one level
-// into objects (the campaign record).
-std::string differing_keys(const json& a, const json& b, const std::string& prefix = "") {
-  std::string diff;
-  const auto add = [&](const std::string& k) { diff += (diff.empty() ? "" : ", ") + prefix + k; };
-  for (const auto& [key, v] : a.items()) {
-    if (!b.contains(key)) {
-      add(key);
-    } else if (b[key] != v) {
-      if (prefix.empty() && v.is_object() && b[key].is_object()) {
-        diff += (diff.empty() ? "" : ", ") + differing_keys(v, b[key], key + ".");
-      } else {
-        add(key);
-      }
-    }
-  }
-  for (const auto& [key, v] : b.items()) {
-    if (!a.contains(key)) add(key);
-  }
-  return diff;
-}
-
 // Refuses a shard that does not belong with the first one.
 void check_belongs(const ShardRecord& first, const ShardRecord& r) {
   const auto refuse = [&](const std::string& what) {
@@ -138,7 +116,7 @@ void check_belongs(const ShardRecord& first, const ShardRecord& r) {
                              seed_of(first.identity).dump()));
   }
   if (r.identity != first.identity) {
-    throw refuse(fmt::format("different options ({})", differing_keys(first.identity, r.identity)));
+    throw refuse(fmt::format("different options ({})", differing_keys(r.identity, first.identity)));
   }
   const json a = comparable_build(first.build), b = comparable_build(r.build);
   if (a["tool"] != b["tool"]) {
