@@ -6,11 +6,9 @@
 // this code operation by operation.
 #pragma once
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <mutex>
-#include <vector>
 
 #include "binary32_coefficients.hpp"
 #include "bng/optimized/compute.hpp"

@@ -42,7 +42,8 @@ using DS = hn::ScalableTag<float>;
 #endif
 constexpr bool kHardwareConversions = BNG_HARDWARE_CONVERSIONS;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
-// From here on a binary32 value rounds to a binary16 infinity (F16Limits).
+// From here on a binary32 or binary64 value rounds to a binary16 infinity
+// (F16Limits); exact in both.
 constexpr float kHalfRoundsToInf = static_cast<float>(F16Limits::rounds_to_inf);
 
 // Every formula is written once, generic over the descriptor D: a full
@@ -156,7 +157,7 @@ HWY_INLINE bool try_store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
     return true;
   } else {
     // Not below 65520 (NaN included: the comparison is false) goes to store1.
-    const Lane limit = static_cast<Lane>(F16Limits::rounds_to_inf);
+    const Lane limit = kHalfRoundsToInf;
     if (HWY_UNLIKELY(!hn::AllTrue(d, hn::Lt(hn::Abs(t), hn::Set(d, limit))))) return false;
     const hn::Rebind<hwy::float16_t, D> dh;
     auto* const h = reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i);
@@ -199,7 +200,8 @@ HWY_INLINE bool try_store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
 template <class D, class F, class... V>
 HWY_NOINLINE void each_lane(D d, const F& f, V... v) {
   using Lane = hn::TFromD<D>;
-  HWY_ALIGN Lane lanes[sizeof...(V) + 1][HWY_MAX_BYTES / sizeof(Lane)];
+  static_assert(sizeof...(V) > 0, "each_lane passes f the lanes of at least one vector");
+  HWY_ALIGN Lane lanes[sizeof...(V)][HWY_MAX_BYTES / sizeof(Lane)];
   std::size_t j = 0;
   (hn::Store(v, d, lanes[j++]), ...);
   [&]<std::size_t... J>(std::index_sequence<J...>) {

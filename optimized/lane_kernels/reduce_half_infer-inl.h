@@ -137,13 +137,13 @@ template <bool kMagnitudes, std::int64_t kRows, class D>
 HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const ReduceOut& out,
                                             double* acc_b, double* acc_s, std::int64_t r,
                                             std::int64_t rows, std::int64_t l) {
-  each_lane(ds, [&s, &out, acc_b, acc_s, r, rows, l](std::size_t k) {
-    const D1<D> d1;
-    const std::int64_t n_rows = kRows != 0 ? kRows : rows;
+  const D1<D> d1;
+  const std::int64_t n_rows = kRows != 0 ? kRows : rows;
+  for (std::size_t k = 0; k < hn::Lanes(ds); ++k) {
     const std::int64_t lane = l + static_cast<std::int64_t>(k);
     if (!std::isnan(s.lanes.sum_mean32[lane])) {
       infer_half_rows<kMagnitudes, kRows>(d1, s, out, acc_b, acc_s, r, rows, 0, lane);
-      return;
+      continue;
     }
     for (std::int64_t row = r; row < r + n_rows; ++row) {
       const std::int64_t i = row * s.width + lane;
@@ -152,7 +152,7 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
       infer_half_dx(d1, s, s.dx, i, lane, hn::LoadU(d1, s.lanes.a32 + lane),
                     load<DataType::f16>(d1, s.dy, i));
     }
-  });
+  }
 }
 
 // Inference pass 1 of binary16 data, the one place it is written: lanes

@@ -1,8 +1,9 @@
 // Per instruction set (Highway -inl.h): the order in which the passes visit
 // a part's rows, and the memory-system policy behind it (four rows at once or
 // one, software prefetch for binary16 inference), measured on the project
-// machine (docs/performance.md). for_rows is the row loop of pass 1
-// (reduce-inl.h) and pass 2 (apply-inl.h).
+// machine (docs/performance.md). for_rows is the row loop of pass 1 in
+// binary64 (reduce-inl.h) and of pass 2 (apply-inl.h); binary16 inference's
+// pass 1 has its own, with prefetch (reduce_half_infer-inl.h).
 #if defined(BNG_OPTIMIZED_ROWS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BNG_OPTIMIZED_ROWS_INL_H_
 #undef BNG_OPTIMIZED_ROWS_INL_H_
