@@ -1,6 +1,6 @@
 #include "case_files.hpp"
 
-#include "report.hpp"
+#include "output_file.hpp"
 
 namespace bng::cert {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "report.hpp"
+#include "json_number.hpp"
 
 namespace bng::cert {
 

@@ -1,7 +1,6 @@
 #include "report.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -18,12 +17,6 @@
 namespace bng::cert {
 
 using nlohmann::json;
-
-json number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
 
 json stats_json(const Stats& s) {
   return {{"outputs", s.outputs},
@@ -53,7 +46,7 @@ std::string_view kind_name(ref::Kind k) {
   return "?";
 }
 
-json origin_json(const Origin& o) {
+json readable_origin(const Origin& o) {
   json j = {{"family", o.family}};
   if (o.spec) {
     j["seed"] = o.seed;
@@ -87,7 +80,7 @@ json failure_json(const Failure& f) {
           {"batch", f.batch},
           {"channel", f.channel},
           {"mode", mode_name(f.is_train)},
-          {"origin", origin_json(f.origin)},
+          {"origin", readable_origin(f.origin)},
           {"y", number(f.y)},
           {"y_hex", prop::hex_value(f.y, fmt_out)},
           {"expected", e},

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_number.hpp"
 #include "output_file.hpp"
 #include "tally.hpp"
 
@@ -18,9 +19,6 @@ namespace bng::cert {
 // 2: build split into tool, isa and libraries (each with its file's identity).
 inline constexpr int kReportSchemaVersion = 2;
 
-// Non-finite doubles become the strings "inf", "-inf", "nan" (JSON has no
-// such numbers); finite ones stay numbers.
-nlohmann::json number(double v);
 nlohmann::json stats_json(const Stats& s);
 nlohmann::json failure_json(const Failure& f);
 // bngcert's own build, the ISA path this process runs on (BNG_ISA), and for
