@@ -14,12 +14,20 @@ extern "C" {
 #endif
 
 /*
- * IEEE binary16. Where the compiler has _Float16 (g++ 12 on x86-64) it is
- * used, so callers can do arithmetic on it; elsewhere (clang 14) `half` is a
- * 16-bit storage type holding the binary16 bit pattern. Both have the same
- * size and alignment, so the ABI is the same either way.
+ * IEEE binary16. Where the compiler has _Float16 (g++ 12 on x86-64, gcc on
+ * aarch64) it is used, so callers can do arithmetic on it; elsewhere (clang 14
+ * on x86-64, g++ 12 on aarch64, which has it in C only) `half` is a 16-bit
+ * storage type holding the binary16 bit pattern. Both have the same size and
+ * alignment, and the API passes `half` only through pointers, so the ABI is
+ * the same either way.
  */
-#if defined(__FLT16_MANT_DIG__) && !defined(BNG_HALF_IS_STORAGE)
+#if defined(__cplusplus) && !defined(__clang__) && defined(__GNUC__) && __GNUC__ < 13 && \
+    !defined(__x86_64__) && !defined(__i386__)
+#define BNG_HALF_NO_CXX_FLOAT16 1 /* g++ < 13 has C++ _Float16 on x86 only */
+#else
+#define BNG_HALF_NO_CXX_FLOAT16 0
+#endif
+#if defined(__FLT16_MANT_DIG__) && !BNG_HALF_NO_CXX_FLOAT16 && !defined(BNG_HALF_IS_STORAGE)
 /* __extension__: ISO C11 has no _Float16, and -Wpedantic callers must not pay for it. */
 __extension__ typedef _Float16 half;
 #define BNG_HALF_IS_FLOAT16 1

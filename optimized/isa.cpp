@@ -30,11 +30,13 @@ HWY_EXPORT(TargetHere);
 
 namespace {
 
-// Highway's target bit of each BNG_ISA path (kIsaPaths' order); portable is
-// Highway's baseline for plain x86-64 (SCALAR in Debian's Highway 1.0.3). A
-// better target has a lower bit, so "at most path P" disables every bit
-// below P's.
-constexpr std::int64_t kPathTargets[] = {HWY_AVX3, HWY_AVX2, HWY_STATIC_TARGET};
+// Highway's target bit of each BNG_ISA path of this architecture
+// (kIsaPaths' order), from the same registry lines.
+#define BNG_ISA_PATH(arch, name, target) BNG_ISA_HERE(arch, target, )
+constexpr std::int64_t kPathTargets[] = {
+#include "bng/optimized/isa_paths.inc"
+};
+#undef BNG_ISA_PATH
 constexpr std::size_t kPathCount = std::size(kIsaPaths);
 static_assert(std::size(kPathTargets) == kPathCount);
 
@@ -68,7 +70,7 @@ Selection apply_bng_isa() {
       if (std::strcmp(v, kIsaPaths[k]) == 0) want = k;
     }
     if (want == kPathCount) {
-      s.note = "BNG_ISA=" + s.requested + " is not one of avx3, avx2, portable: ignored";
+      s.note = "BNG_ISA=" + s.requested + " is not one of " + isa_path_list() + ": ignored";
     } else {
       hwy::DisableTargets(kPathTargets[want] - 1);
     }
@@ -88,6 +90,12 @@ const Selection& selection() {
 }
 
 }  // namespace
+
+std::string isa_path_list() {
+  std::string out;
+  for (const char* p : kIsaPaths) out += (out.empty() ? "" : ", ") + std::string(p);
+  return out;
+}
 
 void select_isa() {
   selection();

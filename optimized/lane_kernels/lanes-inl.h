@@ -33,12 +33,17 @@ using DD = hn::ScalableTag<double>;
 // to binary16.
 using DS = hn::ScalableTag<float>;
 
-// F16C (hardware binary16 <-> binary32) comes with Highway's AVX2 and AVX3
-// targets. Elsewhere Highway's emulated conversions saturate and mishandle
-// Inf/NaN, so the portable path converts lane by lane with bng/binary16.hpp.
-// (The macro serves the #if around code that names F16C-only operations.)
+// Hardware binary16 <-> binary32 conversions and FMA come with every vector
+// target: F16C and FMA with Highway's AVX2 and AVX3, FCVT and FMLA with NEON
+// and SVE on aarch64 (Highway uses them where __ARM_FP has half precision,
+// as on every aarch64). On the portable path Highway's emulated conversions
+// saturate and mishandle Inf/NaN, so it converts lane by lane with
+// bng/binary16.hpp and fuses with std::fma.
 #ifndef BNG_HARDWARE_CONVERSIONS
-#define BNG_HARDWARE_CONVERSIONS (HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_AVX3)
+#define BNG_HARDWARE_CONVERSIONS (HWY_TARGET != HWY_SCALAR && HWY_TARGET != HWY_EMU128)
+#endif
+#if BNG_HARDWARE_CONVERSIONS && HWY_ARCH_ARM && !(__ARM_FP & 2)
+#error "aarch64 without hardware binary16 conversions: Highway would emulate them"
 #endif
 constexpr bool kHardwareConversions = BNG_HARDWARE_CONVERSIONS;
 constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(double);
@@ -54,8 +59,8 @@ constexpr float kHalfRoundsToInf = static_cast<float>(F16Limits::rounds_to_inf);
 template <class D>
 using D1 = hn::CappedTag<hn::TFromD<D>, 1>;
 
-// a*b + c with one rounding on every path: the FMA instruction of the AVX2 and
-// AVX3 targets, std::fma (correctly rounded) lane by lane on the portable
+// a*b + c with one rounding on every path: the FMA instruction of the vector
+// targets, std::fma (correctly rounded) lane by lane on the portable
 // path, so that all paths give the same bits. docs/accuracy.md counts one
 // rounding for each.
 template <class D, class V = hn::Vec<D>>

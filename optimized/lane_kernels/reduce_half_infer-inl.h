@@ -34,59 +34,59 @@ HWY_BEFORE_NAMESPACE();
 namespace bng::opt::HWY_NAMESPACE {
 
 // The binary64 lanes of a binary32 vector of D (exact widening): a full
-// vector's two halves in two binary64 vectors, so that the binary32
-// arithmetic keeps its 16 lanes per AVX-512 vector, and a single lane in one.
-// (Highway 1.0.3 has no PromoteUpperTo: LowerHalf and UpperHalf.)
+// vector's two halves in two binary64 vectors (lo, hi), so that the binary32
+// arithmetic keeps its 16 lanes per AVX-512 vector, and a single lane in lo
+// alone (hi unused). Two variables, not a struct or an array: SVE vectors are
+// sizeless and may be neither members nor elements. (Highway 1.0.3 has no
+// PromoteUpperTo: LowerHalf and UpperHalf.)
 template <class D>
 struct Wide {
-  static constexpr std::size_t kParts = hn::MaxLanes(D()) > 1 ? 2 : 1;
-  using DP = std::conditional_t<kParts == 2, hn::Half<D>, D>;  // one part's binary32 lanes
+  static constexpr bool kTwo = hn::MaxLanes(D()) > 1;
+  using DP = std::conditional_t<kTwo, hn::Half<D>, D>;  // one part's binary32 lanes
   using DW = hn::Rebind<double, DP>;
-  hn::Vec<DW> part[kParts];
+  using V = hn::Vec<DW>;
 };
 
-template <class D>
-HWY_INLINE Wide<D> widen(D, hn::Vec<D> v) {
+template <class D, class WV = typename Wide<D>::V>
+HWY_INLINE void widen(D, hn::Vec<D> v, WV& lo, WV& hi) {
   using W = Wide<D>;
   const typename W::DW dw;
-  if constexpr (W::kParts == 1) {
-    return {{hn::PromoteTo(dw, v)}};
+  if constexpr (!W::kTwo) {
+    lo = hn::PromoteTo(dw, v);
+    hi = lo;
   }
 #if HWY_TARGET != HWY_SCALAR  // one-lane vectors only, and no UpperHalf
   else {
     const typename W::DP dp;
-    return {{hn::PromoteTo(dw, hn::LowerHalf(dp, v)), hn::PromoteTo(dw, hn::UpperHalf(dp, v))}};
+    lo = hn::PromoteTo(dw, hn::LowerHalf(dp, v));
+    hi = hn::PromoteTo(dw, hn::UpperHalf(dp, v));
   }
 #endif
 }
 
 // Lanes l .. of a binary64 array, for the lanes of D.
-template <class D>
-HWY_INLINE Wide<D> load_wide(D, const double* p, std::int64_t l) {
-  using W = Wide<D>;
-  const typename W::DW dw;
-  const auto n = static_cast<std::int64_t>(hn::Lanes(dw));
-  if constexpr (W::kParts == 1) {
-    return {{hn::LoadU(dw, p + l)}};
-  } else {
-    return {{hn::LoadU(dw, p + l), hn::LoadU(dw, p + l + n)}};
-  }
+template <class D, class WV = typename Wide<D>::V>
+HWY_INLINE void load_wide(D, const double* p, std::int64_t l, WV& lo, WV& hi) {
+  const typename Wide<D>::DW dw;
+  lo = hn::LoadU(dw, p + l);
+  hi = lo;
+  if constexpr (Wide<D>::kTwo) hi = hn::LoadU(dw, p + l + static_cast<std::int64_t>(hn::Lanes(dw)));
 }
 
-template <class D>
-HWY_INLINE void store_wide(D, const Wide<D>& w, double* p, std::int64_t l) {
-  using W = Wide<D>;
-  const typename W::DW dw;
-  const auto n = static_cast<std::int64_t>(hn::Lanes(dw));
-  for (std::size_t k = 0; k < W::kParts; ++k)
-    hn::StoreU(w.part[k], dw, p + l + static_cast<std::int64_t>(k) * n);
+template <class D, class WV = typename Wide<D>::V>
+HWY_INLINE void store_wide(D, WV lo, WV hi, double* p, std::int64_t l) {
+  const typename Wide<D>::DW dw;
+  hn::StoreU(lo, dw, p + l);
+  if constexpr (Wide<D>::kTwo) hn::StoreU(hi, dw, p + l + static_cast<std::int64_t>(hn::Lanes(dw)));
 }
 
-// Binary32 v added into the binary64 accumulators acc, lane by lane.
-template <class D>
-HWY_INLINE void add_wide(D d, Wide<D>& acc, hn::Vec<D> v) {
-  const Wide<D> w = widen(d, v);
-  for (std::size_t k = 0; k < Wide<D>::kParts; ++k) acc.part[k] = hn::Add(acc.part[k], w.part[k]);
+// Binary32 v added into the binary64 accumulators (lo, hi), lane by lane.
+template <class D, class WV = typename Wide<D>::V>
+HWY_INLINE void add_wide(D d, WV& lo, WV& hi, hn::Vec<D> v) {
+  WV vlo, vhi;
+  widen(d, v, vlo, vhi);
+  lo = hn::Add(lo, vlo);
+  if constexpr (Wide<D>::kTwo) hi = hn::Add(hi, vhi);
 }
 
 // Inference dx of binary16 data where t = a32*dy (binary32, the vector code's
@@ -184,12 +184,14 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
   const typename W::DW dw;
   const V a32 = hn::LoadU(ds, s.lanes.a32 + l);
   const std::int64_t line_ahead = ahead_for_lane(ahead, l);
-  W sb = load_wide(ds, acc_b, l), ss = load_wide(ds, acc_s, l);
-  [[maybe_unused]] W ab{}, as{}, mean{};
+  typename W::V sb_lo, sb_hi, ss_lo, ss_hi;
+  load_wide(ds, acc_b, l, sb_lo, sb_hi);
+  load_wide(ds, acc_s, l, ss_lo, ss_hi);
+  [[maybe_unused]] typename W::V ab_lo, ab_hi, as_lo, as_hi, mean_lo, mean_hi;
   if constexpr (kMagnitudes) {
-    ab = load_wide(ds, abs_b, l);
-    as = load_wide(ds, abs_s, l);
-    mean = load_wide(ds, s.lanes.mean, l);
+    load_wide(ds, abs_b, l, ab_lo, ab_hi);
+    load_wide(ds, abs_s, l, as_lo, as_hi);
+    load_wide(ds, s.lanes.mean, l, mean_lo, mean_hi);
   }
 #pragma GCC unroll 4
   for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
@@ -205,22 +207,22 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
       const V dy = load<H>(ds, dy_in, i), xv = load<H>(ds, x, i);
       add_row_sums(ds, gb, gs, dy, hn::Sub(xv, mu));
       if constexpr (kMagnitudes) {
-        const W dy64 = widen(ds, dy), x64 = widen(ds, xv);
-        for (std::size_t k = 0; k < W::kParts; ++k) {
-          add_row_magnitudes(dw, ab.part[k], as.part[k], dy64.part[k],
-                             hn::Sub(x64.part[k], mean.part[k]));
-        }
+        typename W::V dy_lo, dy_hi, x_lo, x_hi;
+        widen(ds, dy, dy_lo, dy_hi);
+        widen(ds, xv, x_lo, x_hi);
+        add_row_magnitudes(dw, ab_lo, as_lo, dy_lo, hn::Sub(x_lo, mean_lo));
+        if constexpr (W::kTwo) add_row_magnitudes(dw, ab_hi, as_hi, dy_hi, hn::Sub(x_hi, mean_hi));
       }
       infer_half_dx(ds, s, dx, i, l, a32, dy);
     }
-    add_wide(ds, sb, gb);
-    add_wide(ds, ss, gs);
+    add_wide(ds, sb_lo, sb_hi, gb);
+    add_wide(ds, ss_lo, ss_hi, gs);
   }
-  store_wide(ds, sb, acc_b, l);
-  store_wide(ds, ss, acc_s, l);
+  store_wide(ds, sb_lo, sb_hi, acc_b, l);
+  store_wide(ds, ss_lo, ss_hi, acc_s, l);
   if constexpr (kMagnitudes) {
-    store_wide(ds, ab, abs_b, l);
-    store_wide(ds, as, abs_s, l);
+    store_wide(ds, ab_lo, ab_hi, abs_b, l);
+    store_wide(ds, as_lo, as_hi, abs_s, l);
   }
 }
 

@@ -7,23 +7,70 @@
 
 namespace bng::opt {
 
-// The paths the kernels are compiled for, best first, by the names BNG_ISA
-// takes: "avx3" (AVX-512), "avx2" (AVX2+FMA+F16C), "portable" (plain x86-64:
-// Highway's baseline target, SCALAR in Debian's Highway 1.0.3).
-inline constexpr const char* kIsaPaths[] = {"avx3", "avx2", "portable"};
+// The architecture this build is for, as the ISA path registry
+// (isa_paths.inc) and the build record name it.
+#if defined(__x86_64__)
+#define BNG_ISA_ARCHITECTURE x86_64
+#elif defined(__aarch64__)
+#define BNG_ISA_ARCHITECTURE aarch64
+#else
+#error "bng/optimized/isa.hpp: an architecture without ISA paths in isa_paths.inc"
+#endif
+// BNG_ISA_HERE(architecture, ...): the tokens after the architecture where
+// it is this build's (or "any"), nothing elsewhere; for reading the
+// registry's lines of this architecture.
+#define BNG_ISA_HERE(arch, ...) BNG_ISA_HERE_##arch(__VA_ARGS__)
+#define BNG_ISA_HERE_any(...) __VA_ARGS__
+#if defined(__x86_64__)
+#define BNG_ISA_HERE_x86_64(...) __VA_ARGS__
+#define BNG_ISA_HERE_aarch64(...)
+#else
+#define BNG_ISA_HERE_x86_64(...)
+#define BNG_ISA_HERE_aarch64(...) __VA_ARGS__
+#endif
+#define BNG_ISA_STRINGIFY_VALUE(x) #x
+#define BNG_ISA_STRINGIFY(x) BNG_ISA_STRINGIFY_VALUE(x)
+inline constexpr const char* kArchitecture = BNG_ISA_STRINGIFY(BNG_ISA_ARCHITECTURE);
+
+// A path of the registry: the architecture it belongs to ("any": every one)
+// and the name BNG_ISA takes.
+struct IsaPath {
+  const char* architecture;
+  const char* name;
+};
+
+// Every path of every architecture, in the registry's order: bngcert judges
+// records and packs written on another architecture than its own.
+inline constexpr IsaPath kAllIsaPaths[] = {
+#define BNG_ISA_PATH(arch, name, target) IsaPath{#arch, #name},
+#include "bng/optimized/isa_paths.inc"
+#undef BNG_ISA_PATH
+};
+
+// The paths of this architecture, best first, by the names BNG_ISA takes:
+// on x86-64 "avx3", "avx2", "portable"; on aarch64 "sve2_128", "sve_256",
+// "sve2", "sve", "neon", "portable".
+#define BNG_ISA_PATH(arch, name, target) BNG_ISA_HERE(arch, #name, )
+inline constexpr const char* kIsaPaths[] = {
+#include "bng/optimized/isa_paths.inc"
+};
+#undef BNG_ISA_PATH
+
+// "avx3, avx2, portable": kIsaPaths for messages.
+std::string isa_path_list();
 
 // Applies BNG_ISA once per process (the first call does; every kernel
-// dispatch calls it): BNG_ISA=avx3|avx2|portable caps Highway's run-time
+// dispatch calls it): BNG_ISA=<a path of kIsaPaths> caps Highway's run-time
 // target choice at that path (hwy::DisableTargets, so Highway itself picks
 // the best remaining path the processor has). A path the processor lacks
 // falls back to the best lower one; that, and a value that is no path name
 // (then ignored), is reported once on stderr and by isa_note().
 void select_isa();
 
-// Highway's name of the path in use: "AVX3", "AVX2" or "SCALAR".
+// Highway's name of the path in use: "AVX3", "AVX2", "NEON", "SCALAR", ...
 const char* isa_name();
 
-// BNG_ISA's name of the path in use: "avx3", "avx2" or "portable".
+// BNG_ISA's name of the path in use (one of kIsaPaths).
 const char* isa_path();
 
 // The path the next kernel call dispatches to, asked of Highway now: the
