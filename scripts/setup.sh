@@ -26,6 +26,14 @@ if [[ "${BNG_SETUP_TORCH:-0}" == 1 ]]; then
 fi
 if [[ "${BNG_SETUP_BROWSER:-0}" == 1 ]]; then packages+=(chromium); fi
 if [[ "${BNG_SETUP_CLUSTER:-0}" == 1 ]]; then packages+=(slurm-wlm munge); fi # ctest -L cluster
+# The aarch64 cross build (scripts/aarch64.sh): Debian's cross compiler, qemu-user
+# to run its tests, and the arm64 builds of the libraries it links (multiarch).
+if [[ "${BNG_SETUP_AARCH64:-0}" == 1 ]]; then
+  packages+=(g++-aarch64-linux-gnu qemu-user)
+  packages+=(libhwy-dev:arm64 libboost-dev:arm64 librapidcheck-dev:arm64 libgtest-dev:arm64)
+  packages+=(libgmock-dev:arm64 libgmp-dev:arm64 libmpfr-dev:arm64 libssl-dev:arm64)
+  packages+=(libfmt-dev:arm64)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,6 +49,9 @@ echo "setup: installing ${missing[*]}"
 sudo_cmd=()
 if ((EUID != 0)); then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
+if [[ "${BNG_SETUP_AARCH64:-0}" == 1 ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  "${sudo_cmd[@]}" dpkg --add-architecture arm64
+fi
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "setup: done"

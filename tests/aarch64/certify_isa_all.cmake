@@ -1,0 +1,41 @@
+# `bngcert certify --isa all` of the aarch64 build under qemu (QEMU_CPU from
+# the test's environment): exit 0, a certificate that passes with one run per
+# path the emulated processor has, and libraries recorded as aarch64 builds.
+# In: BNGCERT, OUT, EMULATOR, TARGETS (the registry's, ;-separated).
+cmake_minimum_required(VERSION 3.25)
+file(REMOVE_RECURSE ${OUT})
+execute_process(COMMAND ${EMULATOR} ${BNGCERT} certify --isa all --cases 1 --max-size 10
+                        --progress none --out ${OUT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "certify --isa all exited ${rc}:\n${out}\n${err}")
+endif()
+file(READ ${OUT}/certificate.json cert)
+string(JSON verdict GET "${cert}" verdict)
+string(JSON runs LENGTH "${cert}" runs)
+if(NOT verdict STREQUAL "pass" OR runs LESS 5)
+  message(FATAL_ERROR "certificate: verdict ${verdict}, ${runs} runs (want pass, at least 5 "
+                      "paths: an SVE2 processor has sve2_128 or sve_256, sve2, sve, neon, portable)")
+endif()
+math(EXPR last "${runs} - 1")
+set(paths)
+foreach(k RANGE ${last})
+  string(JSON path GET "${cert}" runs ${k} isa path)
+  string(JSON run_verdict GET "${cert}" runs ${k} verdict)
+  if(NOT run_verdict STREQUAL "pass")
+    message(FATAL_ERROR "path ${path}: verdict ${run_verdict}")
+  endif()
+  list(APPEND paths ${path})
+endforeach()
+foreach(want sve2 sve neon portable)
+  if(NOT want IN_LIST paths)
+    message(FATAL_ERROR "no run on ${want}; runs: ${paths}")
+  endif()
+endforeach()
+foreach(target IN LISTS TARGETS)
+  string(JSON arch GET "${cert}" build libraries ${target} build architecture)
+  if(NOT arch STREQUAL "aarch64")
+    message(FATAL_ERROR "${target}'s library recorded as ${arch}, not aarch64")
+  endif()
+endforeach()
+message(STATUS "certify --isa all: pass on ${paths}")
