@@ -8,11 +8,14 @@
 #include <hwy/targets.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "bng/optimized/isa.hpp"
+#include "bng/reference/rounding.hpp"
 #include "case_builders.hpp"
 #include "kernel_runner.hpp"
 
@@ -35,6 +38,12 @@ std::vector<PathOutputs> run_every_path(const Encoded& e, unsigned mask) {
   }
   hwy::SetSupportedTargetsForTest(0);
   return runs;
+}
+
+std::string hex_a(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
 }
 
 std::string differing(const RawOutputs& a, const RawOutputs& b) {
@@ -70,6 +79,56 @@ TEST(BNG_KSUITE(KernelIsaPaths), EveryPathGivesThePortableBits) {
                 << " shape " << s.batch << "x" << s.channel << " kind " << hard_name(kind)
                 << " is_train " << train << " seed " << seed;
           }
+        }
+      }
+    }
+  }
+}
+
+// Binary16 outputs of binary64 results round once (SPEC §4): where the
+// binary64 result lies within 2^-24 relative of a binary16 midpoint, rounding
+// it to binary32 first lands on the midpoint, and ties-to-even can then pick
+// the wrong neighbour (a store that drops the sticky bit of its round-to-odd
+// step does exactly that). hp's dbias, RN16 of the binary64 sum of dy, with
+// sums exact in binary64: per channel, times s = ±2^j,
+//   2 + 2^-10 + 2^-24           (2^-25 relative above the midpoint after 2,
+//                                 whose neighbour below is even: twice gives 2)
+//   2 + 2^-9 + 2^-10 - 2^-24    (below the midpoint after 2 + 2^-9, whose
+//                                 neighbour below is odd: twice gives 2 + 2^-8)
+// 67 channels: whole vectors of every path and a tail. On every path.
+TEST(BNG_KSUITE(KernelIsaPaths), EveryPathRoundsBinary16Once) {
+  const double patterns[2][4] = {{2.0, 0x1p-10, 0x1p-24, 0.0}, {2.0, 0x1p-9, 0x1p-10, -0x1p-24}};
+  for (const Combo combo : target_combos()) {
+    if (stats_format(combo) != Format::binary16) continue;
+    for (int train = 0; train <= 1; ++train) {
+      Case c;
+      c.combo = combo;
+      c.is_train = train;
+      c.batch = 4;
+      c.channel = 67;
+      c.mean.assign(67, 0.0);
+      c.invar.assign(67, 1.0);
+      c.scale.assign(67, 1.0);
+      c.x.assign(4 * 67, 0.0);
+      c.dy.assign(4 * 67, 0.0);
+      std::vector<double> exact(67);
+      for (std::int64_t ch = 0; ch < 67; ++ch) {
+        const double sc = std::ldexp(ch % 2 == 0 ? 1.0 : -1.0, static_cast<int>(ch % 14));
+        const auto& p = patterns[(ch / 2) % 2];
+        for (std::int64_t r = 0; r < 4; ++r) {
+          c.dy[static_cast<std::size_t>(r * 67 + ch)] = sc * p[r];
+          exact[static_cast<std::size_t>(ch)] += sc * p[r];  // exact: 35 bits at most
+        }
+      }
+      for (const PathOutputs& run : run_every_path(encode_case(c), 0x3)) {
+        const Outputs out = decode(c, run.out);
+        for (std::size_t ch = 0; ch < 67; ++ch) {
+          const double want = ref::round_to(Format::binary16, exact[ch]);
+          EXPECT_EQ(out.dbias[ch], want)
+              << combo_name(combo) << " is_train " << train << " path " << run.path << " channel "
+              << ch << ": exact " << hex_a(exact[ch]) << ", dbias " << hex_a(out.dbias[ch])
+              << ", want " << hex_a(want) << " (rounded twice: "
+              << hex_a(ref::round_to(Format::binary16, static_cast<float>(exact[ch]))) << ")";
         }
       }
     }
