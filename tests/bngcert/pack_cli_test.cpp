@@ -99,6 +99,48 @@ TEST(Pack, RoundTripOnBothLibrariesPasses) {
   EXPECT_EQ(r.status, 0) << r.output;
 }
 
+// --device-lib-<target>: the library the board ran is identified from its file
+// (SHA-256, build record, architecture) into report and certificate, never
+// loaded; a file that cannot be read refuses the check before anything is
+// judged. (The aarch64 library of tests/aarch64/pack_round_trip.sh is recorded
+// the same way, with architecture aarch64.)
+TEST(Pack, DeviceLibraryIsRecordedNotRun) {
+  Scratch dir("pack_device_lib");
+  const fs::path pack = dir.path() / "pack", out = dir.path() / "out";
+  export_pack(pack, " --cases 1 --max-size 6 --seed 12 --targets mt7004 --functions mp");
+  run_harnesses(pack);
+  Result r = bngcert("check --pack " + pack.string() + " --out " + out.string() +
+                     " --device-lib-mt7004 " + BNG_MT7004_LIBRARY);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const json lib = read_json(out / "certificate.json")["build"]["libraries"]["mt7004"];
+  EXPECT_EQ(lib["sha256"], bng::cert::sha256_file(BNG_MT7004_LIBRARY)) << lib.dump();
+  EXPECT_EQ(lib["build"]["architecture"], "x86_64") << lib.dump();
+  EXPECT_EQ(lib["build"]["target"], "mt7004") << lib.dump();
+  EXPECT_FALSE(lib.contains("isa_ran")) << "which path ran is the board's: " << lib.dump();
+  EXPECT_NE(read_text(out / "certificate.md").find("not run by bngcert"), std::string::npos);
+
+  // A file without our build record (a vendor's library, or no library at
+  // all) is recorded with the reason; a file that cannot be read refuses.
+  const fs::path not_a_library = dir.path() / "not-a-library.so";
+  std::ofstream(not_a_library) << "not an ELF file";
+  r = bngcert("check --pack " + pack.string() + " --out " + (dir.path() / "out2").string() +
+              " --device-lib-mt7004 " + not_a_library.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const json other = read_json(dir.path() / "out2" / "certificate.json")["build"]["libraries"];
+  EXPECT_TRUE(other["mt7004"]["build"].is_null()) << other.dump();
+  EXPECT_NE(other["mt7004"]["build_error"].get<std::string>().find("no build record"),
+            std::string::npos)
+      << other.dump();
+  r = bngcert("check --pack " + pack.string() + " --out " + (dir.path() / "out3").string() +
+              " --device-lib-mt7004 " + (dir.path() / "missing.so").string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("device library"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "out3" / "certificate.json"));
+  // Only with --pack.
+  r = bngcert("check --dir " + pack.string() + " --device-lib-mt7004 " + BNG_MT7004_LIBRARY);
+  EXPECT_NE(r.status, 0) << r.output;
+}
+
 TEST(Pack, SameSeedGivesByteIdenticalPacksAndChecksumsMatch) {
   Scratch dir("pack_identical");
   const std::string opts = " --cases 2 --max-size 8 --seed 5 --targets mt7004 --functions hp,mp";

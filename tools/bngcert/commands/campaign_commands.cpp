@@ -32,7 +32,7 @@ Command add_report_command(CLI::App& app, SharedOptions& shared) {
   add_common(report, shared.libs, r->campaign.options.progress);
   report->add_option("--out,-o", r->out, "report directory")->capture_default_str();
   add_shard(report, r->campaign.shard);
-  report->add_option("--isa", r->isa, kIsaHelp)->check(CLI::IsMember(isa_choices()));
+  report->add_option("--isa", r->isa, isa_help())->check(CLI::IsMember(isa_choices()));
   return {report, [r, &shared] {
             resolve_campaign(r->campaign);
             apply_libraries(shared.libs);
@@ -56,7 +56,7 @@ Command add_certify_command(CLI::App& app, SharedOptions& shared) {
   choices.emplace_back("all");
   certify
       ->add_option("--isa", r->isa,
-                   std::string(kIsaHelp) +
+                   isa_help() +
                        "; all: once per path the processor supports (out/<path>/ each), one "
                        "certificate with a verdict per path")
       ->check(CLI::IsMember(choices));

@@ -91,6 +91,17 @@ Command add_check_command(CLI::App& app, SharedOptions& shared) {
   check->add_option("--jobs,-j", o.jobs, "worker threads (default: one per core)")
       ->check(CLI::Range(0, kMaxJobs));
   add_shard(check, a->shard)->needs(a->pack_option);
+  for (prop::Target t : prop::all_targets()) {
+    const std::string name(target_name(t));
+    check
+        ->add_option_function<std::string>(
+            "--device-lib-" + name,
+            [a, name](const std::string& file) { a->pack.device_libraries[name] = file; },
+            "with --pack: the libbatchnormgrad_" + name +
+                " the board's harness ran (any architecture); its SHA-256 and build record go "
+                "into the report and certificate. Identified, never loaded")
+        ->needs(a->pack_option);
+  }
   add_common(check, shared.libs, o.progress, Libraries::refused);
   return {check, [a, check, &shared] { return run_check_command(*a, check, shared); }};
 }

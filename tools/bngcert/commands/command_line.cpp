@@ -49,9 +49,10 @@ std::vector<std::string> target_choices() {
   return names;
 }
 
-const char* const kIsaHelp =
-    "ISA path of the kernels: avx3, avx2 or portable (default: BNG_ISA, else the best the "
-    "processor has)";
+std::string isa_help() {
+  return "ISA path of the kernels: " + opt::isa_path_list() +
+         " (default: BNG_ISA, else the best the processor has)";
+}
 
 LibraryPaths no_library_paths() {
   LibraryPaths paths;

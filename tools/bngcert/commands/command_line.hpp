@@ -89,7 +89,7 @@ std::vector<std::string> target_choices();
 
 // --isa of report and certify (certify adds "all").
 std::vector<std::string> isa_choices();
-extern const char* const kIsaHelp;
+std::string isa_help();
 
 // A seed is a decimal integer in [0, 2^64 - 1]: a negative, oversized or
 // malformed one is refused, never wrapped into another seed.

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -48,12 +49,29 @@ std::vector<std::string> without_isa_and_out(const std::vector<std::string>& arg
   return out;
 }
 
+namespace {
+
+// The program that runs a child: this program itself, or, where
+// BNG_EXEC_WRAPPER names one, that wrapper with this program's file as its
+// first argument. For runs under an emulator (tests/aarch64: qemu-aarch64,
+// as CMAKE_CROSSCOMPILING_EMULATOR), where the host cannot start this
+// program's own machine code by itself.
+std::vector<std::string> child_command(const std::filesystem::path& self) {
+  const char* wrapper = std::getenv("BNG_EXEC_WRAPPER");
+  if (wrapper == nullptr || *wrapper == '\0') return {self.string()};
+  std::error_code ec;
+  const std::filesystem::path file = std::filesystem::read_symlink(self, ec);
+  return {wrapper, ec ? self.string() : file.string()};
+}
+
+}  // namespace
+
 std::vector<int> run_per_isa_path(const std::filesystem::path& self,
                                   const std::vector<std::string>& args,
                                   const std::filesystem::path& out) {
   std::vector<int> statuses;
   for (const std::string& path : every_isa_path()) {
-    std::vector<std::string> words = {self.string()};
+    std::vector<std::string> words = child_command(self);
     words.insert(words.end(), args.begin(), args.end());
     for (const std::string& w : {std::string("--isa"), path, std::string("--out"),
                                  (out / path).string(), std::string(kPartOfIsaAll)})
@@ -64,8 +82,8 @@ std::vector<int> run_per_isa_path(const std::filesystem::path& self,
     make_subdirectory(out, path);  // never a link planted there
     fmt::print(stderr, "bngcert: certifying the {} path\n", path);
     pid_t pid = 0;
-    if (::posix_spawn(&pid, self.c_str(), nullptr, nullptr, cargv.data(), environ) != 0) {
-      throw std::runtime_error(fmt::format("cannot start {}", self.string()));
+    if (::posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ) != 0) {
+      throw std::runtime_error(fmt::format("cannot start {}", words[0]));
     }
     int st = 0;
     while (::waitpid(pid, &st, 0) < 0) {

@@ -16,6 +16,7 @@
 #include "campaign_record.hpp"
 #include "certificate.hpp"
 #include "cli.hpp"
+#include "library_identity.hpp"
 #include "output_file.hpp"
 #include "pack_reader.hpp"
 #include "parallel_jobs.hpp"
@@ -123,6 +124,19 @@ json pack_run(const OpenedPack& p, std::size_t cases, std::int64_t outputs, int 
   return run;
 }
 
+// bngcert's build and, per target given, the identity of the library the
+// board ran (read from the file, not loaded): what the outputs came from.
+json pack_build(const PackCheckOptions& o) {
+  json build = build_json({});
+  for (const auto& [target, file] : o.device_libraries) {
+    json id = identity_json(identify_library(file));
+    id.erase("isa_ran");  // which path ran is the board's, unknown here
+    id["role"] = "device: identified, not run by bngcert";
+    build["libraries"][target] = id;
+  }
+  return build;
+}
+
 // A shard of the check: its directory for bngcert merge, nothing judged here.
 int write_pack_shard(const PackCheckOptions& o, const OpenedPack& p, const Shard& shard,
                      const json& run, Gathered& g, std::size_t cases, std::int64_t outputs) {
@@ -131,7 +145,7 @@ int write_pack_shard(const PackCheckOptions& o, const OpenedPack& p, const Shard
   record.shard = shard;
   record.identity = {
       {"kind", "pack"}, {"campaign", p.campaign}, {"planned_cases", p.plan.cases.size()}};
-  record.build = build_json({});
+  record.build = pack_build(o);
   record.run = run;
   record.run["host"] = host_name();
   for (const auto& f : g.failed) {
@@ -153,7 +167,7 @@ int write_pack_report(const PackCheckOptions& o, json& run, Gathered& g, std::si
   json failed_json = json::array();
   for (const auto& f : g.failed) failed_json.push_back({{"case", f.name}, {"reason", f.reason}});
   run["failed_cases"] = failed_json;
-  const json report = write_report(o.out, run, g.kernels);
+  const json report = write_report(o.out, run, g.kernels, pack_build(o));
   const bool pass = write_certificate(o.out, {report});
   for (std::size_t i = 0; i < g.failed.size() && i < kFailuresKept; ++i) {
     fmt::print(stderr, "bngcert: failed case {}: {}\n", g.failed[i].name, g.failed[i].reason);
@@ -185,6 +199,12 @@ int run_pack_check(const PackCheckOptions& o) {
                "bngcert: error: {} is shard {} of an export already: check it without --shard "
                "(its result is that shard, for bngcert merge)\n",
                p.manifest_path.string(), p.exported_shard->label());
+    return kExitError;
+  }
+  try {
+    pack_build(o);  // a device library that cannot be read is refused before any judging
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bngcert: check refused: device library: {}\n", e.what());
     return kExitError;
   }
   const std::optional<Shard> shard = o.shard ? o.shard : p.exported_shard;

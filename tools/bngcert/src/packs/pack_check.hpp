@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "progress.hpp"
@@ -21,6 +22,10 @@ struct PackCheckOptions {
   // and write a shard directory for `bngcert merge`. A pack exported with
   // --shard is such a shard already, and is checked as one.
   std::optional<Shard> shard;
+  // --device-lib-<target>: the library file the board's harness ran with, per
+  // target. Identified (SHA-256, build record, architecture), recorded in the
+  // report and certificate as what produced the outputs; never loaded or run.
+  std::map<std::string, std::filesystem::path> device_libraries;
 };
 
 // Exit status: 0 every case judged and passed, 1 a failed case or output,

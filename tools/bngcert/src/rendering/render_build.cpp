@@ -55,16 +55,21 @@ std::vector<std::pair<std::string, std::string>> build_rows(const json& build) {
                         fmt::format("{}: {}", text(lib, "path"), text(lib, "error")));
       continue;
     }
-    rows.emplace_back(target + " library",
-                      fmt::format("{}, {} bytes, SHA-256 {}", text(lib, "path"), text(lib, "size"),
-                                  text(lib, "sha256")));
+    std::string file = fmt::format("{}, {} bytes, SHA-256 {}", text(lib, "path"), text(lib, "size"),
+                                   text(lib, "sha256"));
+    if (lib.contains("role")) file += " (" + text(lib, "role") + ")";
+    rows.emplace_back(target + " library", file);
     const json& b = lib["build"];
     if (b.is_null()) {
       rows.emplace_back(target + " build", "not recorded in the file: " + text(lib, "build_error"));
       continue;
     }
-    std::string line = fmt::format("version {}, {}, {}; paths compiled in: {}", text(b, "version"),
-                                   commit_text(b), compiler_text(b), joined(b["isa_paths"]));
+    // Records written before issue 25 name no architecture: they are x86-64 builds.
+    const std::string architecture =
+        b.contains("architecture") ? text(b, "architecture") : "x86_64";
+    std::string line =
+        fmt::format("version {}, {}, {}, for {}; paths compiled in: {}", text(b, "version"),
+                    commit_text(b), compiler_text(b), architecture, joined(b["isa_paths"]));
     if (lib.contains("isa_ran")) line += "; ran on: " + text(lib, "isa_ran");
     rows.emplace_back(target + " build", line);
   }
