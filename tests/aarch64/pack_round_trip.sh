@@ -41,7 +41,7 @@ for t in sys.argv[2:]:
 PY
 
 # One bit of one output: the check must fail and name the case.
-victim=$(find "$scratch/pack" -name dx.npy -size +200c | sort | head -1)
+victim=$(find "$scratch/pack" -name dx.npy -size +200c | sort | sed -n 1p)  # sed, not head: no SIGPIPE under pipefail
 [[ -n "$victim" ]] || fail "no dx.npy in the pack"
 case_dir=$(dirname "$victim")
 case_name=$(basename "$case_dir")
