@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 
 #include "bng/binary16.hpp"
@@ -15,12 +14,6 @@
 
 namespace bng::ktest {
 namespace {
-
-std::string hex_a(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
 
 // The value of a binary16 pattern from the format's definition, as the oracle
 // (the reference's own half_bits_to_double is this module too).

@@ -40,12 +40,6 @@ std::vector<PathOutputs> run_every_path(const Encoded& e, unsigned mask) {
   return runs;
 }
 
-std::string hex_a(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
-
 std::string differing(const RawOutputs& a, const RawOutputs& b) {
   std::string d;
   if (a.dx != b.dx) d += " dx";

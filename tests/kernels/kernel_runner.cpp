@@ -62,12 +62,18 @@ std::string show_value(double v, Format f) {
     std::memcpy(&u, &x, 4);
     std::snprintf(buf, sizeof buf, "0x%08x (%a)", u, v);
   } else {
-    std::snprintf(buf, sizeof buf, "%a", v);
+    return hex_a(v);
   }
   return buf;
 }
 
 }  // namespace
+
+std::string hex_a(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", v);
+  return buf;
+}
 
 constexpr const opt::TargetInfo& kTarget = opt::target_info(BNG_TARGET_NAME);
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "bng/reference/case.hpp"
 #include "bng/optimized/partition.hpp"
+#include "bng/reference/case.hpp"
 
 // Test suite names carry the target, so that ctest names (Suite_target.Test,
 // "portable." prefixed for the portable path) say which library failed.
@@ -45,6 +45,9 @@ enum class InPlace : std::uint8_t { none, x, dy };
 RawOutputs run_raw(const Encoded& e, unsigned core_mask, InPlace in_place = InPlace::none);
 RawOutputs run_raw(const Case& c, unsigned core_mask);
 Outputs decode(const Case& c, const RawOutputs& raw);
+
+// A double as C's "%a" (exact hexadecimal), for failure messages.
+std::string hex_a(double v);
 
 // Checks every output against the reference; returns "" or a report of the
 // first failures (index, kernel value, reference, tolerance, in hex and %a).

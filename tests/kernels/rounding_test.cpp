@@ -17,12 +17,6 @@
 namespace bng::ktest {
 namespace {
 
-std::string hex_a(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%a", v);
-  return buf;
-}
-
 // What output_rounding.hpp promises for an exact t.
 double expected_rounding(double t, Format f) {
   const double max = f == Format::binary16 ? 65504.0 : 0x1.fffffep127;
