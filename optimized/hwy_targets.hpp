@@ -12,9 +12,9 @@
 #define HWY_DISABLED_TARGETS (HWY_SSSE3 | HWY_SSE4 | HWY_AVX3_DL)
 #endif
 // Every attainable target, the portable baseline included: by default
-// Highway leaves out targets below the compiler's baseline, which on aarch64
-// (NEON) is every target but NEON and SVE; on x86-64 the baseline is the
-// portable path itself.
+// Highway leaves out the targets worse than the compiler's baseline. On
+// aarch64 that baseline is NEON, so the portable path (EMU128/SCALAR) would
+// be dropped; on x86-64 the baseline is the portable path itself.
 #ifndef HWY_COMPILE_ALL_ATTAINABLE
 #define HWY_COMPILE_ALL_ATTAINABLE
 #endif

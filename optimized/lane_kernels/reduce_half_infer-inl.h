@@ -53,7 +53,7 @@ HWY_INLINE void widen(D, hn::Vec<D> v, WV& lo, WV& hi) {
   const typename W::DW dw;
   if constexpr (!W::kTwo) {
     lo = hn::PromoteTo(dw, v);
-    hi = lo;
+    hi = lo;  // unused for one lane; set so that no path reads it uninitialised
   }
 #if HWY_TARGET != HWY_SCALAR  // one-lane vectors only, and no UpperHalf
   else {
@@ -69,7 +69,7 @@ template <class D, class WV = typename Wide<D>::V>
 HWY_INLINE void load_wide(D, const double* p, std::int64_t l, WV& lo, WV& hi) {
   const typename Wide<D>::DW dw;
   lo = hn::LoadU(dw, p + l);
-  hi = lo;
+  hi = lo;  // one lane: unused, but never left uninitialised (as in widen)
   if constexpr (Wide<D>::kTwo) hi = hn::LoadU(dw, p + l + static_cast<std::int64_t>(hn::Lanes(dw)));
 }
 

@@ -32,21 +32,6 @@ namespace bng::opt {
 #define BNG_ISA_STRINGIFY(x) BNG_ISA_STRINGIFY_VALUE(x)
 inline constexpr const char* kArchitecture = BNG_ISA_STRINGIFY(BNG_ISA_ARCHITECTURE);
 
-// A path of the registry: the architecture it belongs to ("any": every one)
-// and the name BNG_ISA takes.
-struct IsaPath {
-  const char* architecture;
-  const char* name;
-};
-
-// Every path of every architecture, in the registry's order: bngcert judges
-// records and packs written on another architecture than its own.
-inline constexpr IsaPath kAllIsaPaths[] = {
-#define BNG_ISA_PATH(arch, name, target) IsaPath{#arch, #name},
-#include "bng/optimized/isa_paths.inc"
-#undef BNG_ISA_PATH
-};
-
 // The paths of this architecture, best first, by the names BNG_ISA takes:
 // on x86-64 "avx3", "avx2", "portable"; on aarch64 "sve2_128", "sve_256",
 // "sve2", "sve", "neon", "portable".
