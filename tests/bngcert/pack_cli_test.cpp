@@ -5,6 +5,7 @@
 // fault map points at the lane; every kind of bad pack is a named failed case
 // (or exit 2 when the pack itself is unusable), never a crash or a pass.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -136,6 +137,26 @@ TEST(Pack, DeviceLibraryIsRecordedNotRun) {
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("device library"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir.path() / "out3" / "certificate.json"));
+  // Hostile device libraries: a FIFO is refused without being opened (no
+  // hang, nothing written); a truncated library is recorded with the reason.
+  const fs::path fifo = dir.path() / "fifo.so";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  r = bngcert("check --pack " + pack.string() + " --out " + (dir.path() / "out4").string() +
+              " --device-lib-mt7004 " + fifo.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("FIFO"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "out4"));
+  const fs::path truncated = dir.path() / "truncated.so";
+  const std::string library = read_text(BNG_MT7004_LIBRARY);
+  std::ofstream(truncated, std::ios::binary) << library.substr(0, 4096);
+  r = bngcert("check --pack " + pack.string() + " --out " + (dir.path() / "out5").string() +
+              " --device-lib-mt7004 " + truncated.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const json cut = read_json(dir.path() / "out5" / "certificate.json")["build"]["libraries"];
+  EXPECT_TRUE(cut["mt7004"]["build"].is_null()) << cut.dump();
+  EXPECT_NE(cut["mt7004"]["build_error"].get<std::string>().find("outside the file"),
+            std::string::npos)
+      << cut.dump();
   // Only with --pack.
   r = bngcert("check --dir " + pack.string() + " --device-lib-mt7004 " + BNG_MT7004_LIBRARY);
   EXPECT_NE(r.status, 0) << r.output;

@@ -139,13 +139,14 @@ json pack_build(const PackCheckOptions& o) {
 
 // A shard of the check: its directory for bngcert merge, nothing judged here.
 int write_pack_shard(const PackCheckOptions& o, const OpenedPack& p, const Shard& shard,
-                     const json& run, Gathered& g, std::size_t cases, std::int64_t outputs) {
+                     const json& build, const json& run, Gathered& g, std::size_t cases,
+                     std::int64_t outputs) {
   ShardRecord record;
   record.command = "check";
   record.shard = shard;
   record.identity = {
       {"kind", "pack"}, {"campaign", p.campaign}, {"planned_cases", p.plan.cases.size()}};
-  record.build = pack_build(o);
+  record.build = build;
   record.run = run;
   record.run["host"] = host_name();
   for (const auto& f : g.failed) {
@@ -162,12 +163,12 @@ int write_pack_shard(const PackCheckOptions& o, const OpenedPack& p, const Shard
 }
 
 // The whole check: report and certificate, the failed cases and the verdict on stderr.
-int write_pack_report(const PackCheckOptions& o, json& run, Gathered& g, std::size_t cases,
-                      std::int64_t outputs) {
+int write_pack_report(const PackCheckOptions& o, const json& build, json& run, Gathered& g,
+                      std::size_t cases, std::int64_t outputs) {
   json failed_json = json::array();
   for (const auto& f : g.failed) failed_json.push_back({{"case", f.name}, {"reason", f.reason}});
   run["failed_cases"] = failed_json;
-  const json report = write_report(o.out, run, g.kernels, pack_build(o));
+  const json report = write_report(o.out, run, g.kernels, build);
   const bool pass = write_certificate(o.out, {report});
   for (std::size_t i = 0; i < g.failed.size() && i < kFailuresKept; ++i) {
     fmt::print(stderr, "bngcert: failed case {}: {}\n", g.failed[i].name, g.failed[i].reason);
@@ -201,8 +202,11 @@ int run_pack_check(const PackCheckOptions& o) {
                p.manifest_path.string(), p.exported_shard->label());
     return kExitError;
   }
+  // Read once, before any judging: a device library that cannot be read
+  // refuses the check, and the identity recorded is of that one reading.
+  json build;
   try {
-    pack_build(o);  // a device library that cannot be read is refused before any judging
+    build = pack_build(o);
   } catch (const std::exception& e) {
     fmt::print(stderr, "bngcert: check refused: device library: {}\n", e.what());
     return kExitError;
@@ -226,8 +230,8 @@ int run_pack_check(const PackCheckOptions& o) {
     for (const auto& ot : k.outputs) outputs += ot.all.outputs;
   }
   json run = pack_run(p, owned.size(), outputs, jobs, started, start);
-  if (shard) return write_pack_shard(o, p, *shard, run, g, owned.size(), outputs);
-  return write_pack_report(o, run, g, owned.size(), outputs);
+  if (shard) return write_pack_shard(o, p, *shard, build, run, g, owned.size(), outputs);
+  return write_pack_report(o, build, run, g, owned.size(), outputs);
 }
 
 }  // namespace bng::cert
