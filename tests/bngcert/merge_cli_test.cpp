@@ -221,6 +221,14 @@ TEST(Merge, RefusesShardsThatDoNotBelongTogetherNamingTheCulprit) {
   refused(s1 + " " + shard("seed", "2/3", " --seed 9") + " " + s3, "seed", "seed 9 against 8");
   refused(s1 + " " + shard("options", "2/3", " --seed 8 --max-size 50") + " " + s3, "options",
           "different options (campaign.max_size)");
+  // A shard record whose options lost one key and gained another: both named.
+  fs::copy(s2, dir.path() / "keys", fs::copy_options::recursive);
+  json edited = read_json(dir.path() / "keys" / "shard.json");
+  edited["identity"]["campaign"].erase("max_size");
+  edited["identity"]["campaign"]["planted"] = 1;
+  std::ofstream(dir.path() / "keys" / "shard.json") << edited.dump();
+  refused(s1 + " " + (dir.path() / "keys").string() + " " + s3, "keys",
+          "campaign.max_size (missing), campaign.planted (extra)");
   refused(s1 + " " + shard("split", "2/4") + " " + s3, "split", "split 4 ways, not 3");
   refused(s1 + " " + shard("command", "2/3", " --seed 8", "report") + " " + s3, "command",
           "`report`, not of `certify`");

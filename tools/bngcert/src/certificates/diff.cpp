@@ -202,16 +202,7 @@ void require_release_verdicts(const DiffOptions& o, const json& old_doc, const j
 // Where the two runs' campaigns differ: refused, or (--allow-different-campaigns) a note.
 void compare_campaigns(const DiffOptions& o, const json& old_id, const json& new_id,
                        std::vector<std::string>& notes) {
-  std::string what;
-  for (const auto& [key, v] : old_id.items()) {
-    if (!new_id.contains(key) || new_id[key] != v) {
-      what += fmt::format(" {} ({} vs {})", key, v.dump(),
-                          new_id.contains(key) ? new_id[key].dump() : "absent");
-    }
-  }
-  for (const auto& [key, v] : new_id.items()) {
-    if (!old_id.contains(key)) what += fmt::format(" {} (absent vs {})", key, v.dump());
-  }
+  const std::string what = " " + differing_keys(new_id, old_id, KeyValues::shown);
   if (!o.allow_different_campaigns) {
     throw DiffError(fmt::format(
         "the runs differ in:{} — their numbers are not like for like. Compare runs of the "

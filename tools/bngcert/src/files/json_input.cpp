@@ -51,28 +51,6 @@ std::string type_word(const json& v) {
   return v.is_null() ? "null" : std::string(v.type_name());
 }
 
-// Recursive: the depth is bounded by kMaxJsonDepth, checked when parsed.
-std::string differing_keys_under(const json& found, const json& expected,
-                                 const std::string& prefix) {
-  if (!found.is_object() || !expected.is_object()) return prefix.empty() ? "(the whole)" : prefix;
-  std::string out;
-  const auto add = [&](const std::string& k) { out += (out.empty() ? "" : ", ") + k; };
-  const auto name = [&](const std::string& key) {
-    return prefix.empty() ? key : prefix + "." + key;
-  };
-  for (const auto& [key, v] : expected.items()) {
-    if (!found.contains(key)) {
-      add(name(key) + " (missing)");
-    } else if (found[key] != v) {
-      add(differing_keys_under(found[key], v, name(key)));
-    }
-  }
-  for (const auto& [key, v] : found.items()) {
-    if (!expected.contains(key)) add(name(key) + " (extra)");
-  }
-  return out;
-}
-
 }  // namespace
 
 json parse_json(std::string_view text, const std::string& name) {
@@ -129,8 +107,32 @@ json parse_cbor(std::span<const std::uint8_t> bytes, const std::string& name) {
   }
 }
 
-std::string differing_keys(const json& found, const json& expected) {
-  return differing_keys_under(found, expected, "");
+// Recursive: the depth is bounded by kMaxJsonDepth, checked when parsed.
+std::string differing_keys(const json& found, const json& expected, KeyValues values,
+                           const std::string& prefix) {
+  const bool shown = values == KeyValues::shown;
+  const auto both = [&](const std::string& e, const std::string& f) {
+    return shown ? fmt::format(" ({} vs {})", e, f) : std::string();
+  };
+  if (!found.is_object() || !expected.is_object()) {
+    return (prefix.empty() ? "(the whole)" : prefix) + both(expected.dump(), found.dump());
+  }
+  std::string out;
+  const auto add = [&](const std::string& k) { out += (out.empty() ? "" : ", ") + k; };
+  const auto name = [&](const std::string& key) {
+    return prefix.empty() ? key : prefix + "." + key;
+  };
+  for (const auto& [key, v] : expected.items()) {
+    if (!found.contains(key)) {
+      add(name(key) + (shown ? both(v.dump(), "absent") : " (missing)"));
+    } else if (found[key] != v) {
+      add(differing_keys(found[key], v, values, name(key)));
+    }
+  }
+  for (const auto& [key, v] : found.items()) {
+    if (!expected.contains(key)) add(name(key) + (shown ? both("absent", v.dump()) : " (extra)"));
+  }
+  return out;
 }
 
 bool has_member(const json& object, std::string_view key) {
