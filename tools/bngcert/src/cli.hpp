@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "campaign.hpp"
+#include "dump_check_options.hpp"
 #include "recheck.hpp"
 
 namespace bng::cert {
@@ -17,8 +18,6 @@ inline constexpr int kExitPass = 0, kExitFail = 1, kExitError = 2;
 // verify and sign: the certificate, or a file it covers, is not as recorded
 // (digest, library, signature).
 inline constexpr int kExitMismatch = 3;
-
-inline constexpr std::int64_t kDefaultBlockElements = std::int64_t{1} << 18;
 
 int run_report(const CampaignOptions& options, const std::filesystem::path& out);
 int run_certify(const CampaignOptions& options, const std::filesystem::path& out);
@@ -55,22 +54,7 @@ struct VerifyOptions {
 };
 int run_verify(const VerifyOptions& options);
 
-struct CheckOptions {
-  std::filesystem::path dir;                    // x.npy, dy.npy, ... (docs/report-format.md)
-  std::optional<std::filesystem::path> params;  // default: dir/params.json when present
-  std::optional<std::int64_t> batch, channel;
-  std::optional<int> is_train;
-  std::optional<std::string> target;
-  std::optional<double> alpha;
-  std::filesystem::path out = "check";
-  // Reference memory bound: elements judged per block of channels. 2^18 keeps a
-  // block's reference (~80 bytes an element) near 20 MB, inside malloc's reused
-  // heap rather than fresh page-faulted maps (2^21 spent ~20 % more time, in the
-  // kernel), and gives enough blocks to spread over every core.
-  std::int64_t block_elements = kDefaultBlockElements;
-  int jobs = 0;  // threads judging blocks of channels; 0: one per core
-  Progress::Style progress = Progress::Style::automatic;
-};
+// bngcert check --dir (dump_check_options.hpp).
 int run_check(const CheckOptions& options);
 
 }  // namespace bng::cert

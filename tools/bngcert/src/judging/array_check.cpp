@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "cli.hpp"
 #include "parallel_jobs.hpp"
 #include "utc_time.hpp"
 

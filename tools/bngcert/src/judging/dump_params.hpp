@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "bng/properties/target.hpp"
-#include "cli.hpp"
+#include "dump_check_options.hpp"
 
 namespace bng::cert {
 

@@ -62,7 +62,5 @@ struct FaultPlace {
 FaultPlace fault_place(const FaultSite& s);
 
 nlohmann::json fault_map_json(const FaultMap& m);
-// An SVG picture of a report.json "faults" entry: the map and both tallies.
-std::string svg_fault_map(const nlohmann::json& faults, const std::string& title);
 
 }  // namespace bng::cert

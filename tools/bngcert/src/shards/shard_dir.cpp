@@ -10,7 +10,6 @@
 
 #include "json_input.hpp"
 #include "output_file.hpp"
-#include "report.hpp"
 #include "sha256.hpp"
 #include "tally_codec.hpp"
 
