@@ -202,15 +202,15 @@ void require_release_verdicts(const DiffOptions& o, const json& old_doc, const j
 // Where the two runs' campaigns differ: refused, or (--allow-different-campaigns) a note.
 void compare_campaigns(const DiffOptions& o, const json& old_id, const json& new_id,
                        std::vector<std::string>& notes) {
-  const std::string what = " " + differing_keys(new_id, old_id, KeyValues::shown);
+  const std::string what = differing_keys(new_id, old_id, KeyValues::shown);
   if (!o.allow_different_campaigns) {
     throw DiffError(fmt::format(
-        "the runs differ in:{} — their numbers are not like for like. Compare runs of the "
+        "the runs differ in: {} — their numbers are not like for like. Compare runs of the "
         "same campaign, or pass --allow-different-campaigns to compare rows both have",
         what));
   }
   notes.push_back(
-      fmt::format("the runs differ in:{}; compared only the rows both have, as asked", what));
+      fmt::format("the runs differ in: {}; compared only the rows both have, as asked", what));
 }
 
 struct Change {
