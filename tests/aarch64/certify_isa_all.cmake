@@ -1,9 +1,11 @@
 # `bngcert certify --isa all` of the aarch64 build under qemu (QEMU_CPU from
 # the test's environment): exit 0, a certificate that passes with one run per
 # path the emulated processor has, and libraries recorded as aarch64 builds.
-# In: BNGCERT, OUT, EMULATOR, TARGETS (the registry's, ;-separated),
-# EXPECTED_PATHS (the paths this processor has, from the ISA registry).
+# In: BNGCERT, OUT, EMULATOR, TARGETS (the registry's) and EXPECTED_PATHS (the
+# paths this processor has, from the ISA registry), both ,-separated.
 cmake_minimum_required(VERSION 3.25)
+string(REPLACE "," ";" TARGETS "${TARGETS}")
+string(REPLACE "," ";" EXPECTED_PATHS "${EXPECTED_PATHS}")
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${EMULATOR} ${BNGCERT} certify --isa all --cases 1 --max-size 10
                         --progress none --out ${OUT}
