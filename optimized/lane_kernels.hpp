@@ -67,7 +67,7 @@ struct LaneSpan {
 // so the driver asks for them only when an in-place call will overwrite the
 // inputs they come from (otherwise the driver's channel_magnitudes recomputes
 // them on demand through this same pass, one lane at a time). With write_dx
-// it also stores inference dx = a*dy (binary16 data: a32*dy in binary32 where
+// it also stores inference dx = RN(a*dy) (binary16 data: RN16(a32*dy) where
 // that is below 65520, see infer_half_dx in lane_kernels/reduce_half_infer-inl.h);
 // on binary16 data it then sums each lane's rows of a block in groups of
 // kHalfSumRows in binary32 first, and those group sums into acc_b/acc_s

@@ -11,7 +11,8 @@
 # failing part, so that caught plants cost little):
 #   1. kernel tests of the copy: vector vs scalar lanes on identical channels,
 #      exact compensated block sums, and every ISA path against the portable
-#      one (bit for bit), binary16 results of binary64 rounded once on every path;
+#      one (bit for bit), binary16 results of binary64 rounded once on every path,
+#      inference dx rounded once (the dispatched path);
 #   2. the property suite (from build/release, unplanted) against the copy's
 #      shared libraries: accuracy, bit identity, in place, status rules, hard
 #      cases, 100 cases each.
@@ -65,7 +66,7 @@ kernel_tests=()
 libraries=()
 lib_env=()
 for t in "${targets[@]}"; do
-  kernel_tests+=("kernels_${t}_determinism_test" "kernels_${t}_isa_paths_test")
+  kernel_tests+=("kernels_${t}_determinism_test" "kernels_${t}_isa_paths_test" "kernels_${t}_test")
   libraries+=("batchnormgrad_$t")
   lib_env+=("BNG_LIB_${t^^}=$build/optimized/libbatchnormgrad_$t.so")
 done
@@ -82,7 +83,7 @@ run_suite() {
   local t
   for t in "${kernel_tests[@]}"; do
     "$build/tests/kernels/$t" \
-      --gtest_filter='*IdenticalChannelsGiveIdenticalBits:*CompensatedBlockSums*:*EveryPathGivesThePortableBits:*EveryPathRoundsBinary16Once' \
+      --gtest_filter='*IdenticalChannelsGiveIdenticalBits:*CompensatedBlockSums*:*EveryPathGivesThePortableBits:*EveryPathRoundsBinary16Once:*InferenceDxIsRoundedOnce*' \
       >>"$log" 2>&1 || return 1
   done
   env "${lib_env[@]}" \

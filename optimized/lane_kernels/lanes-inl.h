@@ -78,6 +78,57 @@ HWY_INLINE V fused(D d, V a, V b, V c) {
   }
 }
 
+// Inference dx = RN_out(a*dy), rounded once (docs/accuracy.md §2.2), after
+// Ziv's strategy: p = RN(a*dy) in the arithmetic's format (binary64, or
+// binary32 for binary16 data) is rounded to the output's format, which gives
+// RN_out(a*dy) unless p is itself a rounding boundary (a midpoint) of the
+// output format and a*dy is not. A boundary has at most kOutBits + 1
+// significant bits, so a nonzero p with more (one of its low bits set) is
+// decided; a vector with a lane that may be one (rare: about 2^-28 of binary64
+// products, 2^-12 of binary32 ones) takes a*dy rounded to odd instead.
+template <int kOutBits, class D, class V = hn::Vec<D>>
+HWY_INLINE auto may_be_output_boundary(D d, V p) {
+  const hn::RebindToUnsigned<D> du;
+  using U = hn::TFromD<decltype(du)>;
+  constexpr int kFractionBits = sizeof(U) == 8 ? 52 : 23;
+  constexpr U kLow = (U{1} << (kFractionBits - kOutBits - 1)) - 1;  // below a boundary's last bit
+  const auto low_clear = hn::Eq(hn::And(hn::BitCast(du, p), hn::Set(du, kLow)), hn::Zero(du));
+  return hn::And(hn::RebindMask(d, low_clear), hn::Ne(p, hn::Zero(d)));
+}
+
+// The product a*b rounded to odd (Boldo and Melquiond, "Emulation of FMA and
+// correctly rounded sums: proved algorithms using rounding to odd", 2008):
+// the truncation of a*b towards zero with its last bit set where a*b is not
+// exact. Rounding that value to nearest-even in any format at least two bits
+// narrower gives RN(a*b) itself, ties included. p = RN(a*b) and its error
+// e = a*b - p (exact by fma: every caller's product is far above the
+// underflow range); where e != 0 the truncation is p, or p's neighbour
+// towards zero where e and p differ in sign, and RO sets its last bit:
+// (bits(p) - [signs differ]) | 1, which leaves an odd p as it is. |e| > 0 is
+// false for a NaN e (p an Inf or NaN), which keeps p.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V product_rounded_to_odd(D d, V a, V b) {
+  const hn::RebindToUnsigned<D> du;
+  using U = hn::TFromD<decltype(du)>;
+  const V p = hn::Mul(a, b);
+  const V e = fused(d, a, b, hn::Neg(p));
+  const auto bits = hn::BitCast(du, p);
+  const auto signs_differ = hn::ShiftRight<sizeof(U) * 8 - 1>(hn::Xor(bits, hn::BitCast(du, e)));
+  const auto odd = hn::Or(hn::Sub(bits, signs_differ), hn::Set(du, U{1}));
+  const auto inexact = hn::RebindMask(du, hn::Gt(hn::Abs(e), hn::Zero(d)));
+  return hn::BitCast(d, hn::IfThenElse(inexact, odd, bits));
+}
+
+// a*b for an output of kOutBits fraction bits (23: binary32, 10: binary16)
+// whose rounding gives RN_out(a*b): p = a*b where that is decided, else a*b
+// rounded to odd (may_be_output_boundary).
+template <int kOutBits, class D, class V = hn::Vec<D>>
+HWY_INLINE V product_for_output(D d, V a, V b) {
+  const V p = hn::Mul(a, b);
+  if (HWY_LIKELY(hn::AllFalse(d, may_be_output_boundary<kOutBits>(d, p)))) return p;
+  return product_rounded_to_odd(d, a, b);
+}
+
 // Error-free addition into a (hi, lo) pair (TwoSum, Knuth): hi + lo gains
 // exactly v's value, apart from lo's own rounding.
 template <class V>

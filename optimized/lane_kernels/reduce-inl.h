@@ -79,9 +79,9 @@ HWY_INLINE void add_row_magnitudes(D d, V& ab, V& as, V dy, V dev) {
 // [l, l + Lanes(d)) of kRows consecutive wide rows from element `base`, each
 // lane adding its rows one by one in row order into acc_b/acc_s (sums of dy
 // and, by fma, dy*(x - mean)) and with kMagnitudes into abs_b/abs_s; with
-// kWriteDx also inference dx = a*dy (binary32 data: binary16 inference is
-// ReduceHalfInfer). The per-lane coefficients and accumulators are loaded
-// once per kRows rows.
+// kWriteDx also inference dx = RN32(a*dy), rounded once (product_for_output;
+// binary32 data: binary16 inference is ReduceHalfInfer). The
+// per-lane coefficients and accumulators are loaded once per kRows rows.
 template <DataType T, bool kWriteDx, bool kMagnitudes, std::int64_t kRows, class D>
 HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
                             double* acc_s, std::int64_t base, std::int64_t l) {
@@ -109,7 +109,7 @@ HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double
     const V dev = hn::Sub(load<T>(d, x, i), mu);
     add_row_sums(d, sb, ss, dy, dev);
     if constexpr (kMagnitudes) add_row_magnitudes(d, ab, as, dy, dev);
-    if constexpr (kWriteDx) store<T>(d, dx, i, hn::Mul(k, dy));
+    if constexpr (kWriteDx) store<T>(d, dx, i, product_for_output<23>(d, k, dy));
   }
   hn::StoreU(sb, d, acc_b + l);
   hn::StoreU(ss, d, acc_s + l);

@@ -6,7 +6,7 @@
 // acc_b/acc_s (indexed by lane); the blocks are reduce-inl.h's for_blocks. A
 // lane whose sum_mean32 is NaN keeps pass 1's binary64 sums (reduce_rows
 // itself). The magnitudes are binary64 (add_row_magnitudes) either way, and
-// dx is a32*dy in binary32, rounded once to binary16.
+// dx is RN16(a32*dy), rounded once (product_for_output).
 #if defined(BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
 #undef BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
@@ -113,13 +113,14 @@ HWY_NOINLINE void store_infer_half_lanes(D ds, void* dx, const double* a, const 
       t);
 }
 
-// Inference dx of binary16 data, elements i .. (lanes l ..): a32*dy in
-// binary32, rounded once to binary16. dx is s.dx, passed as the caller's
-// local (kLocalSpan).
+// Inference dx of binary16 data, elements i .. (lanes l ..): RN16(a32*dy),
+// rounded once from the exact product (product_for_output; for hp a32 is
+// scale*invar exactly, so this is RN16(y*)). dx is s.dx, passed as the
+// caller's local (kLocalSpan).
 template <class D>
 HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i, std::int64_t l,
                               hn::Vec<D> a32, hn::Vec<D> dy) {
-  const hn::Vec<D> t = hn::Mul(a32, dy);
+  const hn::Vec<D> t = product_for_output<10>(ds, a32, dy);
   if (HWY_UNLIKELY(!try_store<DataType::f16>(ds, dx, i, t))) {
     store_infer_half_lanes(ds, dx, s.lanes.a, s.dy, i, l, t);
   }

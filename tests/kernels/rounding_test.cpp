@@ -10,6 +10,7 @@
 
 #include "bng/binary16.hpp"
 #include "bng/optimized/isa.hpp"
+#include "bng/reference/reference.hpp"
 #include "bng/reference/rounding.hpp"
 #include "kernel_runner.hpp"
 #include "output_rounding.hpp"
@@ -69,6 +70,97 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsTheRoundingOfAnExactProduct) {
         ADD_FAILURE() << combo_name(combo) << " isa " << opt::isa_name() << " dy " << hex_a(c.dy[i])
                       << " a " << hex_a(c.scale[ch] * c.invar[ch]) << " t " << hex_a(t) << ": dx "
                       << hex_a(out.dx[i]) << ", want " << hex_a(want);
+      }
+    }
+  }
+}
+
+// Inference dx where a*dy is not exact in the arithmetic's format: dx must be
+// the exact product rounded once (a round to odd before the output's
+// rounding, lanes-inl.h product_rounded_to_odd), not the output's rounding
+// of an already rounded product. Binary32 data: (scale, invar, dy) whose
+// product rounds in binary64 to a binary32 midpoint that the exact product
+// is not (found by search), each with both signs and scaled by powers of two,
+// so that a double rounding goes wrong on about half of them. Binary16 data,
+// against every finite binary16 dy of both signs: hp must give RN16(y*); mp
+// gives RN16(a32*dy), a32 = RN32(scale*invar) its binary32 coefficient, whose
+// binary32 product lands on a binary16 midpoint about once in 2^13 (mp's dx
+// is RN16(y*) only once a32's own rounding goes: issue 24).
+TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexact) {
+  constexpr double kMidpointTriples[][3] = {
+      {0x1.afdc0ap0, 0x1.e5cd9ap0, 0x1.c700b6p0}, {0x1.ba2b16p0, 0x1.0d0e72p0, 0x1.78e7b0p0},
+      {0x1.f50deep0, 0x1.52a816p0, 0x1.9d89b6p0}, {0x1.bab18ep0, 0x1.293c4ap0, 0x1.26be8cp0},
+      {0x1.742522p0, 0x1.f0ae52p0, 0x1.d48d38p0}, {0x1.074adap0, 0x1.349e8ap0, 0x1.1de572p0},
+      {0x1.b5232ep0, 0x1.ea9412p0, 0x1.fb3f3ap0}, {0x1.ebdfa6p0, 0x1.8ea522p0, 0x1.a9b410p0}};
+  std::mt19937_64 rng(0x0dd);
+  for (const Combo combo : target_combos()) {
+    Case c;
+    c.combo = combo;
+    c.is_train = 0;
+    if (combo == Combo::fp) {
+      const std::int64_t scalings[] = {0, 7, -9, 40, -60};
+      c.channel = static_cast<std::int64_t>(std::size(kMidpointTriples));
+      c.batch = 2 * static_cast<std::int64_t>(std::size(scalings));
+      for (const auto& t : kMidpointTriples) {
+        c.scale.push_back(t[0]);
+        c.invar.push_back(t[1]);
+        c.mean.push_back(0.0);
+      }
+      for (const std::int64_t k : scalings) {
+        for (const double sign : {1.0, -1.0}) {
+          for (const auto& t : kMidpointTriples) c.dy.push_back(sign * std::ldexp(t[2], k));
+        }
+      }
+    } else {
+      c.channel = 8;
+      c.batch = 0x7c00;  // every finite non-negative binary16 dy, and negated below
+      // hp: (scale, invar) pairs for which RN16(RN32(a*dy)) differs from
+      // RN16(a*dy) for some dy (found by search; about 2^-14.6 of products
+      // of random binary16 values). mp: random full binary32 significands.
+      constexpr double kHalfPairs[][2] = {{0x1.c1p+1, 0x1.e78p-1},   {0x1.05p+3, 0x1.4bcp-4},
+                                          {0x1.274p-14, 0x1.8fcp+3}, {0x1.b38p+12, 0x1.db4p+0},
+                                          {0x1.2ecp+3, 0x1.028p+11}, {0x1.e48p+9, 0x1.ap-1},
+                                          {0x1.3fcp-5, 0x1.e6p+10},  {0x1.a94p-4, 0x1.4e8p+0}};
+      std::uniform_int_distribution<std::int64_t> significand(std::int64_t{1} << 23,
+                                                              (std::int64_t{1} << 24) - 1);
+      for (std::int64_t ch = 0; ch < c.channel; ++ch) {
+        const auto k = static_cast<std::size_t>(ch);
+        c.scale.push_back(combo == Combo::hp
+                              ? kHalfPairs[k][0]
+                              : std::ldexp(static_cast<double>(significand(rng)), -23));
+        c.invar.push_back(combo == Combo::hp
+                              ? kHalfPairs[k][1]
+                              : std::ldexp(static_cast<double>(significand(rng)), -25));
+        c.mean.push_back(0.0);
+      }
+      for (std::int64_t i = 0; i < c.batch; ++i) {
+        for (std::int64_t ch = 0; ch < c.channel; ++ch) {
+          const double dy = ref::half_bits_to_double(static_cast<std::uint16_t>(i));
+          c.dy.push_back(ch % 2 == 0 ? dy : -dy);
+        }
+      }
+    }
+    c.x.assign(c.dy.size(), 0.0);
+    const Outputs out = decode(c, run_raw(c, 0x3));
+    const ref::Result want = ref::compute(c);
+    int bad = 0;
+    for (std::size_t i = 0; i < out.dx.size() && bad < 5; ++i) {
+      const auto ch = i % static_cast<std::size_t>(c.channel);
+      // hp: a*dy (22 + 11 bits) is exact in binary64; mp: a32*dy (24 + 11
+      // bits) is. Both go through output_rounding.hpp's rule at the overflow
+      // threshold (±MAX below 2^16), which the reference does not have.
+      const double a32 = static_cast<float>(c.scale[ch] * c.invar[ch]);
+      const double expected =
+          combo == Combo::fp ? want.dx[i].rounded
+          : combo == Combo::hp
+              ? expected_rounding(c.scale[ch] * c.invar[ch] * c.dy[i], Format::binary16)
+              : expected_rounding(a32 * c.dy[i], Format::binary16);
+      if (out.dx[i] != expected) {
+        ++bad;
+        ADD_FAILURE() << combo_name(combo) << " isa " << opt::isa_name() << " scale "
+                      << hex_a(c.scale[ch]) << " invar " << hex_a(c.invar[ch]) << " dy "
+                      << hex_a(c.dy[i]) << ": dx " << hex_a(out.dx[i]) << ", want "
+                      << hex_a(expected);
       }
     }
   }
