@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "bng/optimized/schedule.hpp"
 
 namespace bng::cert {
