@@ -11,6 +11,7 @@
 #define BNG_OPTIMIZED_LANES_INL_H_
 #endif
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -83,17 +84,33 @@ HWY_INLINE V fused(D d, V a, V b, V c) {
 // binary32 for binary16 data) is rounded to the output's format, which gives
 // RN_out(a*dy) unless p is itself a rounding boundary (a midpoint) of the
 // output format and a*dy is not. A boundary has at most kOutBits + 1
-// significant bits, so a nonzero p with more (one of its low bits set) is
-// decided; a vector with a lane that may be one (rare: about 2^-28 of binary64
-// products, 2^-12 of binary32 ones) takes a*dy rounded to odd instead.
-template <int kOutBits, class D, class V = hn::Vec<D>>
-HWY_INLINE auto may_be_output_boundary(D d, V p) {
+// significant bits, so a nonzero p whose lowest set bit is below the last of
+// those is decided. The hot loops watch their products at three integer
+// operations each: every lane ORs the lowest set bit of its products' bits
+// into `seen` (watch_products); once per group of rows,
+// may_hold_output_boundary tells whether any of them may be a boundary
+// (rare: about 2^-28 of binary64 products, 2^-12 of binary32 ones), and then
+// the group's dx are stored again from a*dy rounded to odd. A zero product
+// (lowest bit none, or the sign's) never counts, so zeros behind a ReLU cost
+// nothing.
+template <class D, class V = hn::Vec<D>, class VU = hn::Vec<hn::RebindToUnsigned<D>>>
+HWY_INLINE void watch_products(D, VU& seen, V p) {
+  const hn::RebindToUnsigned<D> du;
+  const auto bits = hn::BitCast(du, p);
+  seen = hn::Or(seen, hn::And(bits, hn::Sub(hn::Zero(du), bits)));  // bits & -bits
+}
+
+// Whether a lane of `seen` holds a product that may be a boundary of an
+// output of kOutBits fraction bits.
+template <int kOutBits, class D, class VU = hn::Vec<hn::RebindToUnsigned<D>>>
+HWY_INLINE bool may_hold_output_boundary(D, VU seen) {
   const hn::RebindToUnsigned<D> du;
   using U = hn::TFromD<decltype(du)>;
   constexpr int kFractionBits = sizeof(U) == 8 ? 52 : 23;
-  constexpr U kLow = (U{1} << (kFractionBits - kOutBits - 1)) - 1;  // below a boundary's last bit
-  const auto low_clear = hn::Eq(hn::And(hn::BitCast(du, p), hn::Set(du, kLow)), hn::Zero(du));
-  return hn::And(hn::RebindMask(d, low_clear), hn::Ne(p, hn::Zero(d)));
+  constexpr int kSignBit = static_cast<int>(sizeof(U)) * 8 - 1;
+  // A boundary's lowest set bit, up to the exponent's highest (the sign's is -0).
+  constexpr U kBoundaryBits = (U{1} << kSignBit) - (U{1} << (kFractionBits - kOutBits - 1));
+  return !hn::AllFalse(du, hn::Ne(hn::And(seen, hn::Set(du, kBoundaryBits)), hn::Zero(du)));
 }
 
 // The product a*b rounded to odd (Boldo and Melquiond, "Emulation of FMA and
@@ -120,12 +137,15 @@ HWY_INLINE V product_rounded_to_odd(D d, V a, V b) {
 }
 
 // a*b for an output of kOutBits fraction bits (23: binary32, 10: binary16)
-// whose rounding gives RN_out(a*b): p = a*b where that is decided, else a*b
-// rounded to odd (may_be_output_boundary).
+// whose rounding gives RN_out(a*b), one vector at a time (the rare paths; the
+// hot loops watch a group of rows): p = a*b where that is decided, else a*b
+// rounded to odd.
 template <int kOutBits, class D, class V = hn::Vec<D>>
 HWY_INLINE V product_for_output(D d, V a, V b) {
   const V p = hn::Mul(a, b);
-  if (HWY_LIKELY(hn::AllFalse(d, may_be_output_boundary<kOutBits>(d, p)))) return p;
+  auto seen = hn::Zero(hn::RebindToUnsigned<D>());
+  watch_products(d, seen, p);
+  if (HWY_LIKELY(!may_hold_output_boundary<kOutBits>(d, seen))) return p;
   return product_rounded_to_odd(d, a, b);
 }
 
@@ -264,6 +284,54 @@ HWY_NOINLINE void each_lane(D d, const F& f, V... v) {
     for (std::size_t k = 0; k < hn::Lanes(d); ++k) f(k, lanes[J][k]...);
   }
   (std::index_sequence_for<V...>{});
+}
+
+// The inference hot loops' store, tested once per group of rows instead of
+// once per vector (try_store): t's vector conversion is stored whatever it
+// is, and `top` keeps the largest magnitude of t's lanes (binary32 bits of
+// |f| as an integer: NaN above Inf above every number). Where a lane needed
+// output_rounding.hpp's scalar rules (try_store's cases), must_store_again
+// has the caller store the group again through `store`. Hardware conversions
+// only (kHardwareConversions: the portable path stores lane by lane).
+template <class D>
+using StoreTop = hn::Vec<hn::Rebind<std::int32_t, D>>;
+
+template <DataType T, class D>
+HWY_INLINE void store_watched(D, void* p, std::int64_t i, hn::Vec<D> t, StoreTop<D>& top) {
+  const hn::Rebind<std::int32_t, D> di;
+  const hn::Rebind<float, D> df;
+  const auto f = [&] {
+    if constexpr (std::is_same_v<hn::TFromD<D>, float>)
+      return t;
+    else
+      return hn::DemoteTo(df, t);
+  }();
+  if constexpr (T == DataType::f32) {
+    static_assert(std::is_same_v<hn::TFromD<D>, double>);
+    hn::StoreU(f, df, static_cast<float*>(p) + i);
+  } else {
+    static_assert(std::is_same_v<hn::TFromD<D>, float>);  // binary16 data's binary32 product
+    const hn::Rebind<hwy::float16_t, D> dh;
+    hn::StoreU(hn::DemoteTo(dh, t), dh,
+               reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i));
+  }
+  top = hn::Max(top, hn::And(hn::BitCast(di, f), hn::Set(di, 0x7fffffff)));
+}
+
+// Whether a group of inference rows must be stored again (rare): a product
+// may be a boundary of the output (watch_products), or a stored lane was
+// beyond the vector conversion's range (store_watched: binary32 data's from
+// Inf on, where store1 clamps or guards from MAX + ulp/2; binary16 data's
+// from 65520, as try_store). Two tests: merged into one (the range test
+// widened to the products' lanes) they measured slower on binary32 data.
+template <DataType T, class D, class VU = hn::Vec<hn::RebindToUnsigned<D>>>
+HWY_INLINE bool must_store_again(D d, VU seen, StoreTop<D> top) {
+  const hn::Rebind<std::int32_t, D> di;
+  constexpr int kOutBits = T == DataType::f32 ? 23 : 10;
+  constexpr std::int32_t kLimit =
+      T == DataType::f32 ? 0x7f800000 : std::bit_cast<std::int32_t>(kHalfRoundsToInf);
+  return may_hold_output_boundary<kOutBits>(d, seen) ||
+         !hn::AllTrue(di, hn::Lt(top, hn::Set(di, kLimit)));
 }
 
 // t into elements i .. of a tensor of type T: the vector store, or lane by

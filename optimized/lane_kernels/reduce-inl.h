@@ -75,16 +75,35 @@ HWY_INLINE void add_row_magnitudes(D d, V& ab, V& as, V dy, V dev) {
   as = fused(d, hn::Abs(dy), hn::Abs(dev), as);
 }
 
+// Inference dx of kRows rows (lanes l ..) stored again from a*dy rounded to
+// odd through `store`, where must_store_again saw a product that may be a
+// binary32 boundary (watch_products) or a lane out of the vector store's
+// range (store_watched): rare. Inline: a call in the hot loops made the
+// compiler keep their row pointers on the stack (measured 10-20 % slower).
+template <DataType T, std::int64_t kRows, class D>
+HWY_INLINE void store_dx_rounded_to_odd(D d, const LaneSpan& s, std::int64_t base, std::int64_t l,
+                                        hn::Vec<D> k) {
+  for (std::int64_t q = 0; q < kRows; ++q) {
+    const std::int64_t i = base + q * s.width + l;
+    store<T>(d, s.dx, i, product_rounded_to_odd(d, k, load<T>(d, s.dy, i)));
+  }
+}
+
 // Pass 1's arithmetic, the one place it is written (binary64): lanes
 // [l, l + Lanes(d)) of kRows consecutive wide rows from element `base`, each
 // lane adding its rows one by one in row order into acc_b/acc_s (sums of dy
 // and, by fma, dy*(x - mean)) and with kMagnitudes into abs_b/abs_s; with
-// kWriteDx also inference dx = RN32(a*dy), rounded once (product_for_output;
-// binary32 data: binary16 inference is ReduceHalfInfer). The
-// per-lane coefficients and accumulators are loaded once per kRows rows.
-template <DataType T, bool kWriteDx, bool kMagnitudes, std::int64_t kRows, class D>
-HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
-                            double* acc_s, std::int64_t base, std::int64_t l) {
+// kWriteDx also inference dx = RN32(a*dy), rounded once (binary32 data:
+// binary16 inference is ReduceHalfInfer): out of place its products and
+// stores are watched into seen/top (watch_products, store_watched) for the
+// caller's must_store_again; in place each vector is decided before its
+// store. The per-lane coefficients and accumulators are loaded once per
+// kRows rows.
+template <DataType T, bool kWriteDx, bool kMagnitudes, std::int64_t kRows, class D,
+          class VU = hn::Vec<hn::RebindToUnsigned<D>>>
+HWY_INLINE void reduce_rows_watched(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                    double* acc_s, std::int64_t base, std::int64_t l, VU& seen,
+                                    StoreTop<D>& top) {
   using V = hn::Vec<D>;
   // Locals, which the stores below cannot be assumed to change (kLocalSpan).
   const std::int64_t W = s.width;
@@ -109,7 +128,19 @@ HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double
     const V dev = hn::Sub(load<T>(d, x, i), mu);
     add_row_sums(d, sb, ss, dy, dev);
     if constexpr (kMagnitudes) add_row_magnitudes(d, ab, as, dy, dev);
-    if constexpr (kWriteDx) store<T>(d, dx, i, product_for_output<23>(d, k, dy));
+    if constexpr (kWriteDx && kMagnitudes) {
+      // In place (Plan::magnitudes): dx may overwrite dy, so the rows cannot
+      // be read again.
+      store<T>(d, dx, i, product_for_output<23>(d, k, dy));
+    } else if constexpr (kWriteDx) {
+      const V p = hn::Mul(k, dy);
+      if constexpr (kHardwareConversions) {
+        store_watched<T>(d, dx, i, p, top);
+      } else {
+        store<T>(d, dx, i, p);
+      }
+      watch_products(d, seen, p);
+    }
   }
   hn::StoreU(sb, d, acc_b + l);
   hn::StoreU(ss, d, acc_s + l);
@@ -117,6 +148,44 @@ HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double
     hn::StoreU(ab, d, abs_b + l);
     hn::StoreU(as, d, abs_s + l);
   }
+}
+
+// reduce_rows_watched on its own: inference dx watched over its kRows rows.
+template <DataType T, bool kWriteDx, bool kMagnitudes, std::int64_t kRows, class D>
+HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                            double* acc_s, std::int64_t base, std::int64_t l) {
+  auto seen = hn::Zero(hn::RebindToUnsigned<D>());
+  auto top = hn::Zero(hn::Rebind<std::int32_t, D>());
+  reduce_rows_watched<T, kWriteDx, kMagnitudes, kRows>(d, s, out, acc_b, acc_s, base, l, seen, top);
+  if constexpr (kWriteDx && !kMagnitudes) {
+    if (HWY_UNLIKELY(must_store_again<T>(d, seen, top))) {
+      store_dx_rounded_to_odd<T, kRows>(d, s, base, l, hn::LoadU(d, s.lanes.a + l));
+    }
+  }
+}
+
+// Out-of-place inference on one row at a time (rows_at_once_pay: narrow
+// streamed tensors): row r's whole vectors watched together and tested once
+// (a test per vector cost up to 20 % there), its single lanes one by one
+// (for_lanes' order).
+template <DataType T, class D>
+HWY_INLINE void reduce_inference_row(D d, const LaneSpan& s, const ReduceOut& out, double* acc_b,
+                                     double* acc_s, std::int64_t r) {
+  const auto N = static_cast<std::int64_t>(hn::Lanes(d));
+  const std::int64_t base = r * s.width;
+  const std::int64_t l1 = row_lane_end(s, r);
+  auto seen = hn::Zero(hn::RebindToUnsigned<D>());
+  auto top = hn::Zero(hn::Rebind<std::int32_t, D>());
+  std::int64_t l = s.lane_begin;
+  for (; l + N <= l1; l += N) {
+    reduce_rows_watched<T, true, false, 1>(d, s, out, acc_b, acc_s, base, l, seen, top);
+  }
+  if (HWY_UNLIKELY(must_store_again<T>(d, seen, top))) {
+    for (std::int64_t v = s.lane_begin; v + N <= l1; v += N) {
+      store_dx_rounded_to_odd<T, 1>(d, s, base, v, hn::LoadU(d, s.lanes.a + v));
+    }
+  }
+  for (; l < l1; ++l) reduce_rows<T, true, false, 1>(D1<D>(), s, out, acc_b, acc_s, base, l);
 }
 
 // Pass 1 in binary64 over a span.
@@ -128,6 +197,14 @@ void Reduce(const LaneSpan& span, const ReduceOut& out) {
   const bool at_once = rows_at_once_pay<T>(s, span_rows(s));
   for_blocks(s, out,
              [&](std::int64_t rb, std::int64_t re, double* acc_b, double* acc_s) BNG_INLINE_LAMBDA {
+               if constexpr (kWriteDx && !kMagnitudes) {
+                 if (!at_once) {
+                   for (std::int64_t r = rb; r < re; ++r) {
+                     reduce_inference_row<T>(DD(), s, out, acc_b, acc_s, r);
+                   }
+                   return;
+                 }
+               }
                for_rows(DD(), s, rb, re, at_once,
                         [&](auto rows, auto d, std::int64_t r, std::int64_t l) BNG_INLINE_LAMBDA {
                           reduce_rows<T, kWriteDx, kMagnitudes, decltype(rows)::value>(

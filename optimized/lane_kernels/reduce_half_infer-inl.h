@@ -6,7 +6,7 @@
 // acc_b/acc_s (indexed by lane); the blocks are reduce-inl.h's for_blocks. A
 // lane whose sum_mean32 is NaN keeps pass 1's binary64 sums (reduce_rows
 // itself). The magnitudes are binary64 (add_row_magnitudes) either way, and
-// dx is RN16(a32*dy), rounded once (product_for_output).
+// dx is RN16(a32*dy), rounded once (watch_products).
 #if defined(BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
 #undef BNG_OPTIMIZED_REDUCE_HALF_INFER_INL_H_
@@ -113,16 +113,31 @@ HWY_NOINLINE void store_infer_half_lanes(D ds, void* dx, const double* a, const 
       t);
 }
 
-// Inference dx of binary16 data, elements i .. (lanes l ..): RN16(a32*dy),
-// rounded once from the exact product (product_for_output; for hp a32 is
-// scale*invar exactly, so this is RN16(y*)). dx is s.dx, passed as the
-// caller's local (kLocalSpan).
+// Inference dx of binary16 data, elements i .. (lanes l ..), from t, a32*dy
+// in binary32 that rounds to RN16(a32*dy): the product itself where the
+// caller watches it (watch_products), else product_for_output's (for hp
+// a32 is scale*invar exactly, so this is RN16(y*)). dx is s.dx, passed as
+// the caller's local (kLocalSpan).
 template <class D>
 HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i, std::int64_t l,
-                              hn::Vec<D> a32, hn::Vec<D> dy) {
-  const hn::Vec<D> t = product_for_output<10>(ds, a32, dy);
+                              hn::Vec<D> t) {
   if (HWY_UNLIKELY(!try_store<DataType::f16>(ds, dx, i, t))) {
     store_infer_half_lanes(ds, dx, s.lanes.a, s.dy, i, l, t);
+  }
+}
+
+// Inference dx of n_rows rows from row r (lanes l ..) stored again from
+// a32*dy rounded to odd through infer_half_dx, where infer_half_rows saw a
+// product that may be a binary16 boundary (watch_products) or a lane out of
+// the vector store's range (store_watched): rare, but inline (see
+// store_dx_rounded_to_odd).
+template <class D>
+HWY_INLINE void store_half_dx_rounded_to_odd(D ds, const LaneSpan& s, std::int64_t r,
+                                             std::int64_t n_rows, std::int64_t l, hn::Vec<D> a32) {
+  for (std::int64_t row = r; row < r + n_rows; ++row) {
+    const std::int64_t i = row * s.width + l;
+    infer_half_dx(ds, s, s.dx, i, l,
+                  product_rounded_to_odd(ds, a32, load<DataType::f16>(ds, s.dy, i)));
   }
 }
 
@@ -150,8 +165,9 @@ HWY_NOINLINE void infer_half_binary64_lanes(D ds, const LaneSpan& s, const Reduc
       const std::int64_t i = row * s.width + lane;
       reduce_rows<DataType::f16, false, kMagnitudes, 1>(D1<DD>(), s, out, acc_b, acc_s,
                                                         row * s.width, lane);
-      infer_half_dx(d1, s, s.dx, i, lane, hn::LoadU(d1, s.lanes.a32 + lane),
-                    load<DataType::f16>(d1, s.dy, i));
+      infer_half_dx(d1, s, s.dx, i, lane,
+                    product_for_output<10>(d1, hn::LoadU(d1, s.lanes.a32 + lane),
+                                           load<DataType::f16>(d1, s.dy, i)));
     }
   }
 }
@@ -194,6 +210,10 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
     load_wide(ds, abs_s, l, as_lo, as_hi);
     load_wide(ds, s.lanes.mean, l, mean_lo, mean_hi);
   }
+  // Watched once for all the rows out of place: products (watch_products),
+  // and stores (store_watched).
+  [[maybe_unused]] auto seen = hn::Zero(hn::RebindToUnsigned<D>());
+  [[maybe_unused]] auto top = hn::Zero(hn::Rebind<std::int32_t, D>());
 #pragma GCC unroll 4
   for (std::int64_t g = 0; g < n_rows; g += kHalfSumRows) {
     V gb = hn::Zero(ds), gs = hn::Zero(ds);
@@ -214,10 +234,27 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
         add_row_magnitudes(dw, ab_lo, as_lo, dy_lo, hn::Sub(x_lo, mean_lo));
         if constexpr (W::kTwo) add_row_magnitudes(dw, ab_hi, as_hi, dy_hi, hn::Sub(x_hi, mean_hi));
       }
-      infer_half_dx(ds, s, dx, i, l, a32, dy);
+      if constexpr (kMagnitudes) {
+        // In place (Plan::magnitudes): dx may overwrite dy, so the rows
+        // cannot be read again, and each vector is decided before its store.
+        infer_half_dx(ds, s, dx, i, l, product_for_output<10>(ds, a32, dy));
+      } else {
+        const V t = hn::Mul(a32, dy);
+        if constexpr (kHardwareConversions) {
+          store_watched<H>(ds, dx, i, t, top);
+        } else {
+          infer_half_dx(ds, s, dx, i, l, t);
+        }
+        watch_products(ds, seen, t);
+      }
     }
     add_wide(ds, sb_lo, sb_hi, gb);
     add_wide(ds, ss_lo, ss_hi, gs);
+  }
+  if constexpr (!kMagnitudes) {
+    if (HWY_UNLIKELY(must_store_again<H>(ds, seen, top))) {
+      store_half_dx_rounded_to_odd(ds, s, r, n_rows, l, a32);
+    }
   }
   store_wide(ds, sb_lo, sb_hi, acc_b, l);
   store_wide(ds, ss_lo, ss_hi, acc_s, l);

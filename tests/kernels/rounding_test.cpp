@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <vector>
 
 #include "bng/binary16.hpp"
 #include "bng/optimized/isa.hpp"
@@ -141,26 +142,51 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexac
       }
     }
     c.x.assign(c.dy.size(), 0.0);
-    const Outputs out = decode(c, run_raw(c, 0x3));
     const ref::Result want = ref::compute(c);
-    int bad = 0;
-    for (std::size_t i = 0; i < out.dx.size() && bad < 5; ++i) {
+    const std::size_t n = c.dy.size();
+    std::vector<double> expected(n);
+    for (std::size_t i = 0; i < n; ++i) {
       const auto ch = i % static_cast<std::size_t>(c.channel);
       // hp: a*dy (22 + 11 bits) is exact in binary64; mp: a32*dy (24 + 11
       // bits) is. Both go through output_rounding.hpp's rule at the overflow
       // threshold (±MAX below 2^16), which the reference does not have.
       const double a32 = static_cast<float>(c.scale[ch] * c.invar[ch]);
-      const double expected =
-          combo == Combo::fp ? want.dx[i].rounded
-          : combo == Combo::hp
-              ? expected_rounding(c.scale[ch] * c.invar[ch] * c.dy[i], Format::binary16)
-              : expected_rounding(a32 * c.dy[i], Format::binary16);
-      if (out.dx[i] != expected) {
-        ++bad;
-        ADD_FAILURE() << combo_name(combo) << " isa " << opt::isa_name() << " scale "
-                      << hex_a(c.scale[ch]) << " invar " << hex_a(c.invar[ch]) << " dy "
-                      << hex_a(c.dy[i]) << ": dx " << hex_a(out.dx[i]) << ", want "
-                      << hex_a(expected);
+      expected[i] = combo == Combo::fp ? want.dx[i].rounded
+                    : combo == Combo::hp
+                        ? expected_rounding(c.scale[ch] * c.invar[ch] * c.dy[i], Format::binary16)
+                        : expected_rounding(a32 * c.dy[i], Format::binary16);
+    }
+    // The case, and its rows repeated to more than 9 MiB: a narrow tensor
+    // whose row bands (8, one per modelled core) exceed 1 MiB takes its rows
+    // one at a time (binary32) or two (binary16) instead of four (rows-inl.h
+    // rows_at_once_pay), each with its own watch.
+    const std::size_t bytes = n * (combo == Combo::fp ? 4 : 2);
+    const auto copies = static_cast<std::int64_t>((std::size_t{9} << 20) / bytes) + 1;
+    Case large = c;
+    large.batch = c.batch * copies;
+    large.dy.clear();
+    for (std::int64_t k = 0; k < copies; ++k)
+      large.dy.insert(large.dy.end(), c.dy.begin(), c.dy.end());
+    large.x.assign(large.dy.size(), 0.0);
+    for (const Case* run : {&c, &large}) {
+      const Encoded encoded = encode_case(*run);
+      // Out of place the kernels watch a group of rows' products and store
+      // the group again where one may be a boundary; in place on dy (the rows
+      // are gone once stored) they decide each vector before its store.
+      for (const InPlace in_place : {InPlace::none, InPlace::dy}) {
+        const Outputs out = decode(*run, run_raw(encoded, 0x3, in_place));
+        int bad = 0;
+        for (std::size_t i = 0; i < out.dx.size() && bad < 5; ++i) {
+          const auto ch = i % static_cast<std::size_t>(c.channel);
+          if (out.dx[i] != expected[i % n]) {
+            ++bad;
+            ADD_FAILURE() << combo_name(combo) << " batch " << run->batch
+                          << (in_place == InPlace::dy ? " in place" : "") << " isa "
+                          << opt::isa_name() << " scale " << hex_a(c.scale[ch]) << " invar "
+                          << hex_a(c.invar[ch]) << " dy " << hex_a(run->dy[i]) << ": dx "
+                          << hex_a(out.dx[i]) << ", want " << hex_a(expected[i % n]);
+          }
+        }
       }
     }
   }
