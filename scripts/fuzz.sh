@@ -1,34 +1,36 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets under the clang `fuzz` preset (ASan+UBSan) and
-# runs each for a bounded time, starting from its checked-in corpus:
+# Builds the libFuzzer targets under the clang `asan` preset (ASan+UBSan; after
+# scripts/sanitize.sh asan they are already built) and runs each for a bounded
+# time, starting from its checked-in corpus:
 #   fuzz_batchnormgrad   bytes -> one kernel call      (tests/fuzz/corpus)
 #   fuzz_npy, fuzz_pack_manifest, fuzz_shard_dir, fuzz_certificate
 #                        bytes -> one file bngcert reads (tests/fuzz/corpus-<reader>,
 #                        tests/fuzz/readers/README.md)
-# New inputs go to build/fuzz/corpus-work/<target>, never into the checked-in
-# corpora; a crashing input lands in build/fuzz/artifacts/<target>/ and the
+# New inputs go to build/asan/corpus-work/<target>, never into the checked-in
+# corpora; a crashing input lands in build/asan/artifacts/<target>/ and the
 # script fails, printing how to rerun it.
 # Usage: scripts/fuzz.sh [seconds [reader-seconds]]   (default 60 for the kernel
 # fuzzer, 20 for each reader; BNG_FUZZ_SECONDS and BNG_FUZZ_READER_SECONDS also work)
-# Time: ~6-8 min to build from scratch on 2 cores, then the given seconds.
+# Time: ~11 min to build from scratch on 2 cores (none after sanitize.sh asan),
+# then the given seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-${BNG_FUZZ_SECONDS:-60}}
 reader_seconds=${2:-${BNG_FUZZ_READER_SECONDS:-20}}
 readers=(npy pack_manifest shard_dir certificate)
 
-if [[ ! -f build/fuzz/CMakeCache.txt ]]; then
-  cmake --preset fuzz >/dev/null
+if [[ ! -f build/asan/CMakeCache.txt ]]; then
+  cmake --preset asan >/dev/null
 fi
 targets=(fuzz_batchnormgrad)
 for r in "${readers[@]}"; do targets+=("fuzz_$r"); done
-cmake --build build/fuzz --target "${targets[@]}" -j2 >/dev/null
+cmake --build build/asan --target "${targets[@]}" -j2 >/dev/null
 
 # run TARGET CORPUS SECONDS TIMEOUT
 run() {
   local target=$1 corpus=$2 time=$3 timeout=$4
-  local exe=build/fuzz/tests/fuzz/$target work=build/fuzz/corpus-work/$target
-  local artifacts=build/fuzz/artifacts/$target
+  local exe=build/asan/tests/fuzz/$target work=build/asan/corpus-work/$target
+  local artifacts=build/asan/artifacts/$target
   mkdir -p "$work" "$artifacts"
   echo "fuzz: $target for ${time}s on $(nproc) cores, corpus $corpus"
   set +e

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Builds one sanitizer preset (asan = AddressSanitizer+UBSan, tsan =
-# ThreadSanitizer) and runs the tests labelled `sanitize` (reduced counts).
+# Builds one sanitizer preset (asan = AddressSanitizer+UBSan with clang, tsan =
+# ThreadSanitizer with gcc) and runs the tests labelled `sanitize` (reduced
+# counts). The build presets build only those tests' executables (target
+# sanitize_tests); the asan build also holds the libFuzzer targets, whose
+# corpus replays are among them and which scripts/fuzz.sh then runs.
 set -euo pipefail
 preset="${1:?usage: scripts/sanitize.sh asan|tsan}"
 cd "$(dirname "$0")/.."
