@@ -105,6 +105,9 @@ HWY_INLINE void reduce_rows_watched(D d, const LaneSpan& s, const ReduceOut& out
                                     double* acc_s, std::int64_t base, std::int64_t l, VU& seen,
                                     StoreTop<D>& top) {
   using V = hn::Vec<D>;
+  // Inference with magnitudes is exactly an in-place call (Plan::magnitudes,
+  // call_plan.hpp: dx == x or dx == dy), whose rows are gone once stored.
+  constexpr bool kInPlace = kWriteDx && kMagnitudes;
   // Locals, which the stores below cannot be assumed to change (kLocalSpan).
   const std::int64_t W = s.width;
   const void* const x = s.x;
@@ -128,9 +131,8 @@ HWY_INLINE void reduce_rows_watched(D d, const LaneSpan& s, const ReduceOut& out
     const V dev = hn::Sub(load<T>(d, x, i), mu);
     add_row_sums(d, sb, ss, dy, dev);
     if constexpr (kMagnitudes) add_row_magnitudes(d, ab, as, dy, dev);
-    if constexpr (kWriteDx && kMagnitudes) {
-      // In place (Plan::magnitudes): dx may overwrite dy, so the rows cannot
-      // be read again.
+    if constexpr (kInPlace) {
+      // The rows cannot be read again: each vector is decided before its store.
       store<T>(d, dx, i, product_for_output<23>(d, k, dy));
     } else if constexpr (kWriteDx) {
       const V p = hn::Mul(k, dy);
@@ -157,7 +159,8 @@ HWY_INLINE void reduce_rows(D d, const LaneSpan& s, const ReduceOut& out, double
   auto seen = hn::Zero(hn::RebindToUnsigned<D>());
   auto top = hn::Zero(hn::Rebind<std::int32_t, D>());
   reduce_rows_watched<T, kWriteDx, kMagnitudes, kRows>(d, s, out, acc_b, acc_s, base, l, seen, top);
-  if constexpr (kWriteDx && !kMagnitudes) {
+  if constexpr (kWriteDx && !kMagnitudes) {  // out of place (see kInPlace)
+    // Rare: `a` is simply loaded again rather than handed out of the loop above.
     if (HWY_UNLIKELY(must_store_again<T>(d, seen, top))) {
       store_dx_rounded_to_odd<T, kRows>(d, s, base, l, hn::LoadU(d, s.lanes.a + l));
     }

@@ -20,6 +20,7 @@
 
 namespace fs = std::filesystem;
 using bngcert_test::bngcert;
+using bngcert_test::bngcert_with_deadline;
 using bngcert_test::read_json;
 using bngcert_test::read_text;
 using Result = bngcert_test::Run;
@@ -143,8 +144,10 @@ TEST(Pack, DeviceLibraryIsRecordedNotRun) {
   // so it is killed (exit 124) and the test fails at once.
   const fs::path fifo = dir.path() / "fifo.so";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  r = shell("timeout 60 " + std::string(BNGCERT_EXE) + " check --pack " + pack.string() +
-            " --out " + (dir.path() / "out4").string() + " --device-lib-mt7004 " + fifo.string());
+  r = bngcert_with_deadline("check --pack " + pack.string() + " --out " +
+                                (dir.path() / "out4").string() + " --device-lib-mt7004 " +
+                                fifo.string(),
+                            60);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("FIFO"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir.path() / "out4"));

@@ -37,6 +37,14 @@ inline Run bngcert(const std::string& args) {
   return shell(std::string(BNGCERT_EXE) + " " + args + " --progress lines");
 }
 
+// The same, killed after `seconds` (exit 124): for a case where a regression
+// would make bngcert wait forever (a FIFO opened), so that the test fails
+// instead of hanging.
+inline Run bngcert_with_deadline(const std::string& args, int seconds) {
+  return shell("timeout " + std::to_string(seconds) + " " + BNGCERT_EXE + " " + args +
+               " --progress lines");
+}
+
 // The run ended with `status` and said `words` (stdout or stderr).
 inline void expect_exit(const Run& r, int status, const std::string& words) {
   EXPECT_EQ(r.status, status) << r.output;

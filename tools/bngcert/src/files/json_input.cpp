@@ -107,9 +107,13 @@ json parse_cbor(std::span<const std::uint8_t> bytes, const std::string& name) {
   }
 }
 
-// Recursive: the depth is bounded by kMaxJsonDepth, checked when parsed.
-std::string differing_keys(const json& found, const json& expected, KeyValues values,
-                           const std::string& prefix) {
+namespace {
+
+// differing_keys below `prefix`, the place of the two in the whole document
+// ("" at the top). Recursive: the depth is bounded by kMaxJsonDepth, checked
+// when parsed.
+std::string differing_keys_under(const json& found, const json& expected, KeyValues values,
+                                 const std::string& prefix) {
   const bool shown = values == KeyValues::shown;
   const auto both = [&](const std::string& e, const std::string& f) {
     return shown ? fmt::format(" ({} vs {})", e, f) : std::string();
@@ -126,13 +130,19 @@ std::string differing_keys(const json& found, const json& expected, KeyValues va
     if (!found.contains(key)) {
       add(name(key) + (shown ? both(v.dump(), "absent") : " (missing)"));
     } else if (found[key] != v) {
-      add(differing_keys(found[key], v, values, name(key)));
+      add(differing_keys_under(found[key], v, values, name(key)));
     }
   }
   for (const auto& [key, v] : found.items()) {
     if (!expected.contains(key)) add(name(key) + (shown ? both("absent", v.dump()) : " (extra)"));
   }
   return out;
+}
+
+}  // namespace
+
+std::string differing_keys(const json& found, const json& expected, KeyValues values) {
+  return differing_keys_under(found, expected, values, "");
 }
 
 bool has_member(const json& object, std::string_view key) {

@@ -40,11 +40,10 @@ nlohmann::json parse_cbor(std::span<const std::uint8_t> bytes, const std::string
 // The keys in which `found` differs from `expected`, for a message:
 // "files.x.npy.sha256, seed (missing), note (extra)"; "(the whole)" when
 // either is not an object. With KeyValues::shown, each with both values,
-// expected's first: "seed (5 vs 6), note (absent vs \"x\")". `prefix` names
-// the place of the two in a larger document ("" at the top).
+// expected's first: "seed (5 vs 6), note (absent vs \"x\")".
 enum class KeyValues : bool { hidden, shown };
 std::string differing_keys(const nlohmann::json& found, const nlohmann::json& expected,
-                           KeyValues values = KeyValues::hidden, const std::string& prefix = "");
+                           KeyValues values = KeyValues::hidden);
 
 // `where` names the file and the place in it ("pack.json: case #3").
 const nlohmann::json& member(const nlohmann::json& object, std::string_view key,
