@@ -32,17 +32,20 @@ inline Run shell(const std::string& cmd) {
   return r;
 }
 
-// Runs `bngcert <args>` (args already shell-quoted where needed).
+// The command line of `bngcert <args>` (args already shell-quoted where needed).
+inline std::string bngcert_command(const std::string& args) {
+  return std::string(BNGCERT_EXE) + " " + args + " --progress lines";
+}
+
 inline Run bngcert(const std::string& args) {
-  return shell(std::string(BNGCERT_EXE) + " " + args + " --progress lines");
+  return shell(bngcert_command(args));
 }
 
 // The same, killed after `seconds` (exit 124): for a case where a regression
 // would make bngcert wait forever (a FIFO opened), so that the test fails
 // instead of hanging.
 inline Run bngcert_with_deadline(const std::string& args, int seconds) {
-  return shell("timeout " + std::to_string(seconds) + " " + BNGCERT_EXE + " " + args +
-               " --progress lines");
+  return shell("timeout " + std::to_string(seconds) + " " + bngcert_command(args));
 }
 
 // The run ended with `status` and said `words` (stdout or stderr).
