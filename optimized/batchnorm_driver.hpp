@@ -46,7 +46,7 @@ namespace detail {
 // which must sum them in pass 1 before its inputs are overwritten, and any
 // other call, which computes them here only for the rare outputs at the
 // overflow threshold, get the same bits.
-template <DataType T>
+template <DataType T, class Stats>
 void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int64_t c,
                         double* sum_abs_dy, double* sum_abs_dy_d) {
   double mb = 0, ms = 0;
@@ -69,7 +69,7 @@ void channel_magnitudes(const Args& a, const Partition& p, double mean, std::int
                           .dx_error_bound = nullptr,
                           .bound_ctx = nullptr};
       double sums[6] = {}, ab = 0, as = 0;
-      reduce_span(T, lane,
+      reduce_span(T, Stats::type, lane,
                   {.acc_b = sums,
                    .acc_s = sums + 1,
                    .hi_b = sums + 2,
@@ -105,7 +105,7 @@ struct DxBound {
     double* const mb = plan.scratch->magnitudes.data() + c;
     double* const ms = mb + a.channel;
     if (!plan.scratch->known[static_cast<std::size_t>(c)]) {
-      channel_magnitudes<T>(a, plan.schedule.p, plan.lanes.mean[lane], c, mb, ms);
+      channel_magnitudes<T, Stats>(a, plan.schedule.p, plan.lanes.mean[lane], c, mb, ms);
       plan.scratch->known[static_cast<std::size_t>(c)] = 1;
     }
     const double m = static_cast<double>(a.batch);
@@ -124,7 +124,7 @@ struct ReduceStep {
   Region region;
   int band;
 };
-template <DataType T>
+template <DataType T, class Stats>
 void reduce(const ReduceStep& s) {
   const Plan& plan = *s.plan;
   const BandLayout& b = plan.bands;
@@ -132,7 +132,7 @@ void reduce(const ReduceStep& s) {
   CacheAlignedVector<double>& acc = block_scratch();
   const std::int64_t acc_length = cache_lines_length<double>(lanes);
   acc.resize(static_cast<std::size_t>(2 * acc_length));
-  reduce_span(T, lane_span(plan, s.region),
+  reduce_span(T, Stats::type, lane_span(plan, s.region),
               {.acc_b = acc.data(),
                .acc_s = acc.data() + acc_length,
                .hi_b = b.at(s.band, BandArray::hi_b),
@@ -156,7 +156,7 @@ void store_sums_guarded(const void* ctx, std::int64_t c, double db, double ds, d
   const Args& a = *plan.args;
   using Lim = typename Stats::Lim;
   if (!plan.magnitudes && (std::fabs(db) >= Lim::overflow || std::fabs(ds) >= Lim::overflow)) {
-    channel_magnitudes<T>(a, plan.schedule.p, plan.lanes.mean[c], c, &mb, &ms);
+    channel_magnitudes<T, Stats>(a, plan.schedule.p, plan.lanes.mean[c], c, &mb, &ms);
     Scratch& sc = *plan.scratch;
     sc.magnitudes[static_cast<std::size_t>(c)] = mb;
     sc.magnitudes[static_cast<std::size_t>(a.channel + c)] = ms;
@@ -227,7 +227,7 @@ void run_batchnorm(const Args& a, const TargetModel& model) {
   const Schedule& s = plan.schedule;
   // Each phase runs the parts the schedule names, on the regions it gives them.
   const auto reduce_part = [&](int part) {
-    reduce<T>({.plan = &plan, .region = s.reduce_region(part), .band = s.reduce_band(part)});
+    reduce<T, Stats>({.plan = &plan, .region = s.reduce_region(part), .band = s.reduce_band(part)});
   };
   const auto combine_part = [&](int k) {
     combine<T, Stats>({.plan = &plan, .begin = s.combine_begin(k), .end = s.combine_end(k)});

@@ -45,10 +45,14 @@ void CombineF16(const CombineSpan& s, std::int64_t begin, std::int64_t end) {
 }
 
 template <DataType T>
-void ReduceAny(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
+void ReduceAny(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag, bool rounded_a32) {
   if (dx) {
     if constexpr (T == DataType::f16) {
-      mag ? ReduceHalfInfer<true>(s, o) : ReduceHalfInfer<false>(s, o);
+      if (rounded_a32) {
+        mag ? ReduceHalfInfer<true, true>(s, o) : ReduceHalfInfer<false, true>(s, o);
+      } else {
+        mag ? ReduceHalfInfer<true, false>(s, o) : ReduceHalfInfer<false, false>(s, o);
+      }
     } else {
       mag ? Reduce<T, true, true>(s, o) : Reduce<T, true, false>(s, o);
     }
@@ -57,10 +61,10 @@ void ReduceAny(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
   }
 }
 void ReduceF32(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
-  ReduceAny<DataType::f32>(s, o, dx, mag);
+  ReduceAny<DataType::f32>(s, o, dx, mag, false);
 }
-void ReduceF16(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag) {
-  ReduceAny<DataType::f16>(s, o, dx, mag);
+void ReduceF16(const LaneSpan& s, const ReduceOut& o, bool dx, bool mag, bool rounded_a32) {
+  ReduceAny<DataType::f16>(s, o, dx, mag, rounded_a32);
 }
 
 void ApplyF32(const LaneSpan& s) {
@@ -96,11 +100,12 @@ void combine_channels(DataType stats, const CombineSpan& s, std::int64_t begin, 
                          : HWY_DYNAMIC_DISPATCH(CombineF16)(s, begin, end);
 }
 
-void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
+void reduce_span(DataType t, DataType stats, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes) {
   select_isa();
-  t == DataType::f32 ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
-                     : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes);
+  t == DataType::f32
+      ? HWY_DYNAMIC_DISPATCH(ReduceF32)(s, out, write_dx, magnitudes)
+      : HWY_DYNAMIC_DISPATCH(ReduceF16)(s, out, write_dx, magnitudes, stats == DataType::f32);
 }
 
 void apply_span(DataType t, const LaneSpan& s) {

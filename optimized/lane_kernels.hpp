@@ -17,6 +17,12 @@ namespace bng::opt {
 // (docs/accuracy.md §2.1 derives the error for this value).
 inline constexpr std::int64_t kHalfSumRows = 2;
 
+// mp inference dx (lane_kernels/reduce_half_infer-inl.h
+// watch_rounded_products): a binary32 product a32*dy within this many
+// binary32 ulps of a binary16 midpoint is taken from the exact product.
+// proofs/mp_rounded_product.g proves that 1 suffices (docs/accuracy.md §2.2).
+inline constexpr std::int32_t kMidpointMarginUlps = 1;
+
 // The per-lane coefficients of both passes, indexed by lane (0 .. width): the
 // one declaration that planning fills (prepare_lanes, then the copies to the
 // other fold slots), combine completes (b, nc, nb32, nc32) and the passes
@@ -67,8 +73,8 @@ struct LaneSpan {
 // so the driver asks for them only when an in-place call will overwrite the
 // inputs they come from (otherwise the driver's channel_magnitudes recomputes
 // them on demand through this same pass, one lane at a time). With write_dx
-// it also stores inference dx = RN(a*dy) (binary16 data: RN16(a32*dy) where
-// that is below 65520, see infer_half_dx in lane_kernels/reduce_half_infer-inl.h);
+// it also stores inference dx = RN(a*dy), rounded once (binary16 data: from
+// a32*dy in binary32 where that decides, see lane_kernels/reduce_half_infer-inl.h);
 // on binary16 data it then sums each lane's rows of a block in groups of
 // kHalfSumRows in binary32 first, and those group sums into acc_b/acc_s
 // (docs/accuracy.md §2.1; lanes whose sum_mean32 is NaN sum row by row).
@@ -82,7 +88,10 @@ struct ReduceOut {
   double* abs_b;
   double* abs_s;
 };
-void reduce_span(DataType t, const LaneSpan& s, const ReduceOut& out, bool write_dx,
+// Data of type t, statistics of type stats: for binary16 data with binary32
+// statistics (mp) a32 = RN32(scale*invar) is itself rounded, and inference dx
+// is watched for that (watch_rounded_products).
+void reduce_span(DataType t, DataType stats, const LaneSpan& s, const ReduceOut& out, bool write_dx,
                  bool magnitudes);
 
 // The per-channel combination after pass 1, in a fixed order. For channel c,

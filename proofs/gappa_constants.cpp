@@ -17,9 +17,9 @@
 
 #include "binary32_coefficients.hpp"
 #include "bng/optimized/alpha.hpp"
+#include "bng/optimized/partition.hpp"
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
-#include "bng/optimized/partition.hpp"
 
 namespace {
 
@@ -39,6 +39,7 @@ const Constant kConstants[] = {
     {"ERROR_PER_MAGNITUDE_BINARY32_SUMS", bng::opt::kErrorPerMagnitudeBinary32Sums},
     {"BLOCK_ROWS", static_cast<double>(bng::opt::kBlockRows)},
     {"HALF_SUM_ROWS", static_cast<double>(bng::opt::kHalfSumRows)},
+    {"MIDPOINT_MARGIN_ULPS", static_cast<double>(bng::opt::kMidpointMarginUlps)},
     {"SUM_MEAN_MIN", bng::opt::kSumMeanMin},
     {"SUM_MEAN_MAX", bng::opt::kSumMeanMax},
     {"FLOAT_MIN_NORMAL", bng::opt::kFloatMinNormal},

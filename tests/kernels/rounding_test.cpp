@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <random>
 #include <vector>
 
@@ -83,10 +84,10 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsTheRoundingOfAnExactProduct) {
 // product rounds in binary64 to a binary32 midpoint that the exact product
 // is not (found by search), each with both signs and scaled by powers of two,
 // so that a double rounding goes wrong on about half of them. Binary16 data,
-// against every finite binary16 dy of both signs: hp must give RN16(y*); mp
-// gives RN16(a32*dy), a32 = RN32(scale*invar) its binary32 coefficient, whose
-// binary32 product lands on a binary16 midpoint about once in 2^13 (mp's dx
-// is RN16(y*) only once a32's own rounding goes: issue 24).
+// against every finite binary16 dy of both signs: hp and mp must give
+// RN16(y*). mp's binary32 coefficient a32 = RN32(scale*invar) is itself
+// rounded, and RN16(a32*dy) differs from RN16(y*) for about 2^-14 of these
+// products (reduce_half_infer-inl.h watch_rounded_products).
 TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexact) {
   constexpr double kMidpointTriples[][3] = {
       {0x1.afdc0ap0, 0x1.e5cd9ap0, 0x1.c700b6p0}, {0x1.ba2b16p0, 0x1.0d0e72p0, 0x1.78e7b0p0},
@@ -113,7 +114,18 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexac
         }
       }
     } else {
-      c.channel = 8;
+      // mp also: (scale, invar) whose a32 is 1/2 or 1/2 + 2^-12 while a is just
+      // above or below it, so that a32*dy is a binary16 midpoint (the
+      // subnormal 2^-25 among them) that y* is not; and two (found by
+      // search) for which a32*dy is one binary32 ulp above, or below, a
+      // midpoint that y* is on the other side of (watch_rounded_products'
+      // one-ulp margin).
+      constexpr double kMidpointPairs[][2] = {
+          {1 - 0x1p-24, 0.5 + 0x1p-24},           {1 + 0x1p-23, 0.5 - 0x1p-24},
+          {1 + 0x1p-11 + 0x1p-23, 0.5 - 0x1p-25}, {1 + 0x1p-11 + 0x1p-23, 0.5 - 0x1p-24},
+          {0x1.841d12p0, 0x1.000002p-1},          {0x1.7d784ep0, 0x1.000002p-1}};
+      constexpr std::int64_t kRandomChannels = 8;
+      c.channel = kRandomChannels + (combo == Combo::mp ? std::ssize(kMidpointPairs) : 0);
       c.batch = 0x7c00;  // every finite non-negative binary16 dy, and negated below
       // hp: (scale, invar) pairs for which RN16(RN32(a*dy)) differs from
       // RN16(a*dy) for some dy (found by search; about 2^-14.6 of products
@@ -124,7 +136,7 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexac
                                           {0x1.3fcp-5, 0x1.e6p+10},  {0x1.a94p-4, 0x1.4e8p+0}};
       std::uniform_int_distribution<std::int64_t> significand(std::int64_t{1} << 23,
                                                               (std::int64_t{1} << 24) - 1);
-      for (std::int64_t ch = 0; ch < c.channel; ++ch) {
+      for (std::int64_t ch = 0; ch < kRandomChannels; ++ch) {
         const auto k = static_cast<std::size_t>(ch);
         c.scale.push_back(combo == Combo::hp
                               ? kHalfPairs[k][0]
@@ -132,6 +144,11 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexac
         c.invar.push_back(combo == Combo::hp
                               ? kHalfPairs[k][1]
                               : std::ldexp(static_cast<double>(significand(rng)), -25));
+        c.mean.push_back(0.0);
+      }
+      for (std::int64_t ch = kRandomChannels; ch < c.channel; ++ch) {
+        c.scale.push_back(kMidpointPairs[ch - kRandomChannels][0]);
+        c.invar.push_back(kMidpointPairs[ch - kRandomChannels][1]);
         c.mean.push_back(0.0);
       }
       for (std::int64_t i = 0; i < c.batch; ++i) {
@@ -147,14 +164,13 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexac
     std::vector<double> expected(n);
     for (std::size_t i = 0; i < n; ++i) {
       const auto ch = i % static_cast<std::size_t>(c.channel);
-      // hp: a*dy (22 + 11 bits) is exact in binary64; mp: a32*dy (24 + 11
-      // bits) is. Both go through output_rounding.hpp's rule at the overflow
-      // threshold (±MAX below 2^16), which the reference does not have.
-      const double a32 = static_cast<float>(c.scale[ch] * c.invar[ch]);
-      expected[i] = combo == Combo::fp ? want.dx[i].rounded
-                    : combo == Combo::hp
+      // hp: a*dy (22 + 11 bits) is exact in binary64, and goes through
+      // output_rounding.hpp's rule at the overflow threshold (±MAX below
+      // 2^16), which the reference does not have. fp and mp (|y*| < 2^16
+      // here): the reference's RN(y*).
+      expected[i] = combo == Combo::hp
                         ? expected_rounding(c.scale[ch] * c.invar[ch] * c.dy[i], Format::binary16)
-                        : expected_rounding(a32 * c.dy[i], Format::binary16);
+                        : want.dx[i].rounded;
     }
     // The case, and its rows repeated to more than 9 MiB: a narrow tensor
     // whose row bands (8, one per modelled core) exceed 1 MiB takes its rows
