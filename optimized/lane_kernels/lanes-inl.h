@@ -296,8 +296,18 @@ HWY_NOINLINE void each_lane(D d, const F& f, V... v) {
 template <class D>
 using StoreTop = hn::Vec<hn::Rebind<std::int32_t, D>>;
 
+// Binary16 data's binary32 t stored by the vector conversion, whatever it is
+// (store_watched's store; mp's hot loop, which keeps `top` itself).
+template <class D>
+HWY_INLINE void store_half_converted(D, void* p, std::int64_t i, hn::Vec<D> t) {
+  static_assert(std::is_same_v<hn::TFromD<D>, float>);
+  const hn::Rebind<hwy::float16_t, D> dh;
+  hn::StoreU(hn::DemoteTo(dh, t), dh,
+             reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i));
+}
+
 template <DataType T, class D>
-HWY_INLINE void store_watched(D, void* p, std::int64_t i, hn::Vec<D> t, StoreTop<D>& top) {
+HWY_INLINE void store_watched(D d, void* p, std::int64_t i, hn::Vec<D> t, StoreTop<D>& top) {
   const hn::Rebind<std::int32_t, D> di;
   const hn::Rebind<float, D> df;
   const auto f = [&] {
@@ -310,10 +320,7 @@ HWY_INLINE void store_watched(D, void* p, std::int64_t i, hn::Vec<D> t, StoreTop
     static_assert(std::is_same_v<hn::TFromD<D>, double>);
     hn::StoreU(f, df, static_cast<float*>(p) + i);
   } else {
-    static_assert(std::is_same_v<hn::TFromD<D>, float>);  // binary16 data's binary32 product
-    const hn::Rebind<hwy::float16_t, D> dh;
-    hn::StoreU(hn::DemoteTo(dh, t), dh,
-               reinterpret_cast<hwy::float16_t*>(static_cast<std::uint16_t*>(p) + i));
+    store_half_converted(d, p, i, t);  // binary16 data's binary32 product
   }
   top = hn::Max(top, hn::And(hn::BitCast(di, f), hn::Set(di, 0x7fffffff)));
 }

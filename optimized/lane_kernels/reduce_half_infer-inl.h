@@ -96,11 +96,12 @@ HWY_INLINE void add_wide(D d, WV& lo, WV& hi, hn::Vec<D> v) {
 // product) has a lane not below 65520 (overflow, NaN, a NaN coefficient:
 // rare), and every lane on the portable path: store1 of t where it is below
 // 65520 (round to nearest-even, like the vector conversion), else a*dy
-// rounded to odd in binary64: exact for hp; for mp (a has up to 48 bits)
-// the one rounding store1 then makes is RN16(a*dy), where a binary64 product
-// rounded to nearest could reach 2^16 (Inf) from an exact product below it. Out of line with its
-// scalars as arguments, so that the hot loop builds nothing for it (measured: a closure built there
-// cost binary16 inference up to 15 % on streamed narrow tensors).
+// rounded to odd in binary64: exact for hp; for mp (a has up to 48 bits) the
+// one rounding store1 then makes is RN16(a*dy), where a binary64 product
+// rounded to nearest could reach 2^16 (Inf) from an exact product below it.
+// Out of line with its scalars as arguments, so that the hot loop builds
+// nothing for it (measured: a closure built there cost binary16 inference up
+// to 15 % on streamed narrow tensors).
 template <class D>
 HWY_NOINLINE void store_infer_half_lanes(D ds, void* dx, const double* a, const void* dy,
                                          std::int64_t i, std::int64_t l, hn::Vec<D> t) {
@@ -123,9 +124,10 @@ HWY_NOINLINE void store_infer_half_lanes(D ds, void* dx, const double* a, const 
 
 // Inference dx of binary16 data, elements i .. (lanes l ..), from t, a
 // binary32 stand-in for a32*dy: the product itself where the caller watches
-// it (watch_half_products), else product_for_output's (hp, whose a32 is
-// scale*invar exactly) or the product that rounded_product_decided passed
-// (mp). dx is s.dx, passed as the caller's local (kLocalSpan).
+// it (watch_products, watch_rounded_products), else product_for_output's
+// (hp, whose a32 is scale*invar exactly) or the product that
+// rounded_product_decided passed (mp). dx is s.dx, passed as the caller's
+// local (kLocalSpan).
 template <class D>
 HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i, std::int64_t l,
                               hn::Vec<D> t) {
@@ -141,14 +143,17 @@ HWY_INLINE void infer_half_dx(D ds, const LaneSpan& s, void* dx, std::int64_t i,
 // binary16 midpoint. On u = |t|, or |t| + 2^-14 below 2^-14 (binary16's
 // subnormal spacing 2^-24 becomes the low 13 bits of u's binade), a
 // midpoint's low 13 bits are 1 then 12 zeros. Each lane keeps in `near` the
-// least of (low 13 bits of u) + margin - 2^12, mod 2^13, over its products: at
-// most 2 * margin where one was that close (must_store_half_again). Seven
-// operations against watch_products' three, and a flag for about 2^-11.4 of
-// the products instead of 2^-12.
+// least of (low 13 bits of u) + margin - 2^12, mod 2^13, over its products:
+// at most 2 * margin where one was that close (must_store_half_again). It
+// also keeps store_watched's `top` from the same |t| (mp's hot loop stores
+// with store_half_converted): one operation less, 2-4 % on mp inference.
+// Seven operations against watch_products' three, and a flag for about
+// 2^-11.4 of the products instead of 2^-12.
 template <class D, class V = hn::Vec<D>, class VI = hn::Vec<hn::RebindToSigned<D>>>
-HWY_INLINE void watch_rounded_products(D ds, VI& near, V t) {
+HWY_INLINE void watch_rounded_products(D ds, VI& near, StoreTop<D>& top, V t) {
   const hn::RebindToSigned<D> di;  // signed: Highway 1.0 compares no unsigned x86 lanes
   const V mag = hn::Abs(t);
+  top = hn::Max(top, hn::BitCast(di, mag));
   const V subnormal_top = hn::Set(ds, 0x1p-14f);
   const V u = hn::IfThenElse(hn::Lt(mag, subnormal_top), hn::Add(mag, subnormal_top), mag);
   constexpr std::int32_t kMidpointBits = 0x1000, kLowBits = 0x1fff;
@@ -162,22 +167,14 @@ HWY_INLINE void watch_rounded_products(D ds, VI& near, V t) {
 // scale*invar exactly (hp: t is within half an ulp32 of y*, so only a
 // midpoint itself is undecided), watch_rounded_products where it is rounded
 // (mp). The watch starts at watch_start and is decided by
-// must_store_half_again, with store_watched's `top` (a lane not below 65520).
+// must_store_half_again, with `top` (a lane not below 65520: store_watched's,
+// or for mp watch_rounded_products').
 template <bool kRoundedA32, class D>
 HWY_INLINE auto watch_start(D) {
   if constexpr (kRoundedA32) {
     return hn::Set(hn::RebindToSigned<D>(), std::int32_t{0x7fffffff});
   } else {
     return hn::Zero(hn::RebindToUnsigned<D>());
-  }
-}
-
-template <bool kRoundedA32, class D, class V, class VW>
-HWY_INLINE void watch_half_products(D ds, VW& watch, V t) {
-  if constexpr (kRoundedA32) {
-    watch_rounded_products(ds, watch, t);
-  } else {
-    watch_products(ds, watch, t);
   }
 }
 
@@ -200,8 +197,8 @@ template <class D>
 HWY_INLINE bool rounded_product_decided(D ds, hn::Vec<D> t) {
   const hn::Rebind<std::int32_t, D> di;
   auto near = watch_start<true>(ds);
-  watch_rounded_products(ds, near, t);
-  const StoreTop<D> top = hn::And(hn::BitCast(di, t), hn::Set(di, 0x7fffffff));
+  auto top = hn::Zero(di);
+  watch_rounded_products(ds, near, top, t);
   return !must_store_half_again<true>(ds, near, top);
 }
 
@@ -329,8 +326,8 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
     load_wide(ds, abs_s, l, as_lo, as_hi);
     load_wide(ds, s.lanes.mean, l, mean_lo, mean_hi);
   }
-  // Watched once for all the rows out of place: products
-  // (watch_half_products), and stores (store_watched).
+  // Watched once for all the rows out of place: products (watch_products
+  // or watch_rounded_products), and stores (store_watched's top).
   [[maybe_unused]] auto seen = watch_start<kRoundedA32>(ds);
   [[maybe_unused]] auto top = hn::Zero(hn::Rebind<std::int32_t, D>());
 #pragma GCC unroll 4
@@ -359,12 +356,18 @@ HWY_INLINE void infer_half_rows(D ds, const LaneSpan& s, const ReduceOut& out, d
         infer_half_dx_decided<kRoundedA32>(ds, s, dx, r + g + k, l, a32, dy);
       } else {
         const V t = hn::Mul(a32, dy);
-        if constexpr (kHardwareConversions) {
-          store_watched<H>(ds, dx, i, t, top);
-        } else {
+        if constexpr (!kHardwareConversions) {
           infer_half_dx(ds, s, dx, i, l, t);
+        } else if constexpr (kRoundedA32) {
+          store_half_converted(ds, dx, i, t);
+        } else {
+          store_watched<H>(ds, dx, i, t, top);
         }
-        watch_half_products<kRoundedA32>(ds, seen, t);
+        if constexpr (kRoundedA32) {
+          watch_rounded_products(ds, seen, top, t);
+        } else {
+          watch_products(ds, seen, t);
+        }
       }
     }
     add_wide(ds, sb_lo, sb_hi, gb);
