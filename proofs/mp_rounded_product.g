@@ -2,7 +2,7 @@
 # watch_rounded_products): t = RN32(a32 * dy) with a32 = RN32(a), a the exact
 # scale * invar, stands for y* = a * dy. By scaling with powers of two (exact
 # while a32 stays normal, which narrow_coefficients ensures) a is in [1, 2].
-# 1. t in the binade [1, 2) (every normal binary32 t, scaled): |t - y*| <=
+# 1. a32 * dy in [1, 2] (every normal binary32 t, scaled): |t - y*| <=
 #    3 * 2^-24 = 1.5 ulp32(t). A t that is not within MIDPOINT_MARGIN_ULPS
 #    ulps of a binary16 midpoint m is at least MARGIN + 1 ulps from it (both
 #    are on the grid of t's binade; midpoints are never next to a binade's
@@ -23,7 +23,7 @@ t = r32(a32 * dy);
 ts = r32(a32 * ds);
 u = r32(ts + 0x1p-14);
 
-{ a in [1, 2] /\ dy in [0.5, 2] /\ a32 * dy in [1, 0x1.fffffep0]
+{ a in [1, 2] /\ dy in [0.5, 2] /\ a32 * dy in [1, 2]
   /\ ds in [0, 0x1p-14] /\ a32 * ds in [0, 0x1p-14]
   ->
      |t - a * dy| <= claim{0x3p-24}
