@@ -325,20 +325,26 @@ HWY_INLINE void store_watched(D d, void* p, std::int64_t i, hn::Vec<D> t, StoreT
   top = hn::Max(top, hn::And(hn::BitCast(di, f), hn::Set(di, 0x7fffffff)));
 }
 
-// Whether a group of inference rows must be stored again (rare): a product
-// may be a boundary of the output (watch_products), or a stored lane was
-// beyond the vector conversion's range (store_watched: binary32 data's from
-// Inf on, where store1 clamps or guards from MAX + ulp/2; binary16 data's
-// from 65520, as try_store). Two tests: merged into one (the range test
-// widened to the products' lanes) they measured slower on binary32 data.
-template <DataType T, class D, class VU = hn::Vec<hn::RebindToUnsigned<D>>>
-HWY_INLINE bool must_store_again(D d, VU seen, StoreTop<D> top) {
+// Whether a stored lane was beyond the vector conversion's range (`top`
+// from store_watched: binary32 data's from Inf on, where store1 clamps or
+// guards from MAX + ulp/2; binary16 data's from 65520, as try_store).
+template <DataType T, class D>
+HWY_INLINE bool stored_beyond_range(D, StoreTop<D> top) {
   const hn::Rebind<std::int32_t, D> di;
-  constexpr int kOutBits = T == DataType::f32 ? 23 : 10;
   constexpr std::int32_t kLimit =
       T == DataType::f32 ? 0x7f800000 : std::bit_cast<std::int32_t>(kHalfRoundsToInf);
-  return may_hold_output_boundary<kOutBits>(d, seen) ||
-         !hn::AllTrue(di, hn::Lt(top, hn::Set(di, kLimit)));
+  return !hn::AllTrue(di, hn::Lt(top, hn::Set(di, kLimit)));
+}
+
+// Whether a group of inference rows must be stored again (rare): a product
+// may be a boundary of the output (watch_products), or a stored lane was
+// beyond the vector conversion's range (stored_beyond_range). Two tests:
+// merged into one (the range test widened to the products' lanes) they
+// measured slower on binary32 data.
+template <DataType T, class D, class VU = hn::Vec<hn::RebindToUnsigned<D>>>
+HWY_INLINE bool must_store_again(D d, VU seen, StoreTop<D> top) {
+  constexpr int kOutBits = T == DataType::f32 ? 23 : 10;
+  return may_hold_output_boundary<kOutBits>(d, seen) || stored_beyond_range<T>(d, top);
 }
 
 // t into elements i .. of a tensor of type T: the vector store, or lane by

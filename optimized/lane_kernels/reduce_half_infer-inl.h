@@ -17,7 +17,6 @@
 #endif
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -182,9 +181,8 @@ template <bool kRoundedA32, class D, class VW>
 HWY_INLINE bool must_store_half_again(D ds, VW watch, StoreTop<D> top) {
   if constexpr (kRoundedA32) {
     const hn::Rebind<std::int32_t, D> di;
-    constexpr auto kLimit = std::bit_cast<std::int32_t>(kHalfRoundsToInf);
     return !hn::AllFalse(di, hn::Lt(watch, hn::Set(di, 2 * kMidpointMarginUlps + 1))) ||
-           !hn::AllTrue(di, hn::Lt(top, hn::Set(di, kLimit)));
+           stored_beyond_range<DataType::f16>(ds, top);
   } else {
     return must_store_again<DataType::f16>(ds, watch, top);
   }
