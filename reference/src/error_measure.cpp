@@ -79,4 +79,14 @@ Measure measure(double y, const ref::Expected& e, Format f, double alpha) {
   return m;
 }
 
+Measure measure(double y, const ref::Expected& e, Format f, double alpha, bool correctly_rounded) {
+  Measure m = measure(y, e, f, alpha);
+  if (correctly_rounded && e.kind == ref::Kind::finite && std::isfinite(e.rounded) &&
+      !std::isnan(y)) {
+    m.pass = y == e.rounded;  // +0 == -0: the sign of a zero is not judged
+    m.reason = m.pass ? "" : "y is not RN(y*), and the kernel declares correct rounding";
+  }
+  return m;
+}
+
 }  // namespace bng

@@ -98,6 +98,32 @@ TEST(ReferenceErrorMeasure, OverflowingReferenceAcceptsInfOrNearbyFinite) {
   EXPECT_FALSE(measure(kNan, e, h, 0).pass);
 }
 
+// A kernel that declares correct rounding (SPEC §5) passes a finite RN(y*)
+// only by equality, the sign of a zero aside; an overflowing one as before.
+TEST(ReferenceErrorMeasure, CorrectRoundingIsJudgedByEquality) {
+  const double ulp = 0x1p-23;
+  const Expected e = finite(1.0, 1.0L + 0x1p-26L, ulp, 1.0L);
+  EXPECT_TRUE(measure(1.0, e, kF, 0x1p-40, true).pass);
+  const Measure neighbour = measure(1.0 + ulp, e, kF, 0x1p-40, true);
+  EXPECT_FALSE(neighbour.pass);  // within 1 ulp, so alpha alone passes it:
+  EXPECT_TRUE(measure(1.0 + ulp, e, kF, 0x1p-40).pass);
+  EXPECT_STREQ(neighbour.reason, "y is not RN(y*), and the kernel declares correct rounding");
+  EXPECT_EQ(neighbour.ulp_error, measure(1.0 + ulp, e, kF, 0x1p-40).ulp_error);
+  const Expected zero = finite(0.0, 0.0L, 0x1p-149, 1.0L);
+  EXPECT_TRUE(measure(-0.0, zero, kF, 0x1p-40, true).pass);
+  EXPECT_FALSE(measure(0x1p-149, zero, kF, 0x1p-40, true).pass);
+  EXPECT_FALSE(measure(kNan, e, kF, 0x1p-40, true).pass);
+  // RN(y*) = +Inf: Inf, and a finite y within the tolerance, pass as without
+  // the declaration (binary16: MAX = 65504, y* = 65520).
+  const Expected over = finite(kInf, 65520.0L, 32.0, 65520.0L);
+  EXPECT_TRUE(measure(kInf, over, Format::binary16, 0x1p-21, true).pass);
+  EXPECT_TRUE(measure(65504.0, over, Format::binary16, 0x1p-21, true).pass);
+  EXPECT_FALSE(measure(-kInf, over, Format::binary16, 0x1p-21, true).pass);
+  // The non-finite kinds keep their rules.
+  EXPECT_TRUE(measure(kNan, special(Kind::nan), kF, 0x1p-40, true).pass);
+  EXPECT_TRUE(measure(kInf, special(Kind::nonfinite), kF, 0x1p-40, true).pass);
+}
+
 TEST(ReferenceErrorMeasure, KappaAndZeroMagnitude) {
   const Expected cancel = finite(1.0, 1.0L, 0x1p-23, 4.0L);
   EXPECT_EQ(measure(1.0, cancel, kF, 0).kappa, 4.0);

@@ -19,6 +19,12 @@ struct Measure {
 // reference entry e of an output of format f, for a kernel that declared alpha.
 Measure measure(double y, const ref::Expected& e, Format f, double alpha);
 
+// The same for an output whose kernel declares correct rounding (SPEC §5)
+// when correctly_rounded: where RN(y*) is finite, y passes only as RN(y*)
+// (the sign of a zero is not judged); where it is ±Inf, by the rule above.
+// The error figures are measure's either way.
+Measure measure(double y, const ref::Expected& e, Format f, double alpha, bool correctly_rounded);
+
 // Unit roundoff u = 2^-p of a format.
 double unit_roundoff(Format f);
 
