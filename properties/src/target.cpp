@@ -138,4 +138,9 @@ double declared_alpha(Target t, Combo c) {
   return info(t).alpha[k];
 }
 
+bool declares_correct_rounding(Target t, Combo c, int is_train, bool dx) {
+  declared_alpha(t, c);  // the same checks
+  return dx && is_train == 0 && opt::kInferenceDxCorrectlyRounded;
+}
+
 }  // namespace bng::prop

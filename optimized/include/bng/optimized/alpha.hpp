@@ -30,5 +30,11 @@ inline constexpr double kAlphaBinary64 = 0x1p-44;
 inline constexpr double kAlphaBinary16Data = 0x1p-21;
 // In the registry: the target has no such kernel (and exports none of its entry points).
 inline constexpr double kNoKernel = 0;
+// SPEC §5 lets a kernel declare correct rounding: every output whose
+// reference RN(y*) is finite equals it bit for bit. Every kernel of the
+// registry runs one algorithm and declares it, so far, for one class of
+// outputs (docs/spec-notes.md #15): inference dx, rounded once on every path
+// (docs/accuracy.md §2.2). Its other outputs keep their alpha (issue 24).
+inline constexpr bool kInferenceDxCorrectlyRounded = true;
 
 }  // namespace bng::opt

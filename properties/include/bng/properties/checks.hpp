@@ -19,7 +19,9 @@ namespace bng::prop {
 // ---- accuracy (SPEC §5) --------------------------------------------------------
 
 // Every output within 1·ulp(y*) + α·M of the exact reference, with SPEC §5's
-// NaN/Inf rules, at α = declared_alpha(spec.target, spec.combo) — never looser.
+// NaN/Inf rules, at α = declared_alpha(spec.target, spec.combo) — never looser;
+// and RN(y*) itself where the kernel declares correct rounding
+// (declares_correct_rounding).
 std::string check_accuracy(const Case& c, const CallSpec& spec);
 // The same against a reference already computed (bngcert computes it once per
 // case and judges many calls); `alpha` must not exceed the declared one.
