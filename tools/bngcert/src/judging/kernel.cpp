@@ -28,6 +28,23 @@ std::string_view mode_name(int is_train) {
   return is_train ? "training" : "inference";
 }
 
+bool judged_correctly_rounded(const Kernel& k, int is_train, Output o) {
+  return k.alpha == prop::declared_alpha(k.target, k.combo) &&
+         prop::declares_correct_rounding(k.target, k.combo, is_train, o == Output::dx);
+}
+
+std::vector<std::string> correctly_rounded_outputs(const Kernel& k) {
+  std::vector<std::string> out;
+  for (const int is_train : {0, 1}) {
+    for (const Output o : kOutputs) {
+      if (judged_correctly_rounded(k, is_train, o)) {
+        out.push_back(fmt::format("{} {}", mode_name(is_train), output_name(o)));
+      }
+    }
+  }
+  return out;
+}
+
 std::string hex_double(double v) {
   return fmt::format("{:a}", v);
 }

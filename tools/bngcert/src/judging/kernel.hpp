@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bng/properties/target.hpp"
 #include "bng/reference/case.hpp"
@@ -26,6 +27,14 @@ std::string_view output_name(Output o);  // "dx", "dbias", "dscale"
 Format output_format(Combo c, Output o);
 
 std::string_view mode_name(int is_train);  // "training", "inference"
+
+// Whether output o of a call with is_train is judged by equality with RN(y*):
+// the kernel is judged at its declared α and declares correct rounding for
+// that output (SPEC §5; prop::declares_correct_rounding). An investigator's
+// other --alpha judges by α alone.
+bool judged_correctly_rounded(const Kernel& k, int is_train, Output o);
+// Those outputs, as "<mode> <output>" ("inference dx"), for reports and certificates.
+std::vector<std::string> correctly_rounded_outputs(const Kernel& k);
 
 // "0x1p-40": exact, as the declared α is a power of two or a short binary fraction.
 std::string hex_double(double v);

@@ -276,12 +276,13 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
     const Format f = output_format(c.combo, o);
     OutputTally& tally = t[o];
     Stats& family = tally.by_family[{origin.family, c.is_train}];
+    const bool rounded_once = judged_correctly_rounded(t.kernel, c.is_train, o);
     std::int64_t worst_index = -1;
     Sample worst_sample;
     MetricSums sums;
     for (std::size_t i = 0; i < ys.size(); ++i) {
       Sample s;
-      s.m = measure(ys[i], es[i], f, alpha);
+      s.m = measure(ys[i], es[i], f, alpha, rounded_once);
       s.kind = es[i].kind;
       s.bound_use = bound_use(s.m, es[i], alpha);
       tally.all.add(s);

@@ -222,6 +222,7 @@ json kernel_json(const KernelTally& t, const json& outs, const json& build) {
           {"alpha_hex", hex_double(t.kernel.alpha)},
           {"declared_alpha", declared},
           {"declared_alpha_hex", hex_double(declared)},
+          {"correctly_rounded", correctly_rounded_outputs(t.kernel)},
           {"cases", t.cases},
           {"calls", t.calls},
           {"call_errors", t.call_errors},
