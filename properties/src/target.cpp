@@ -140,7 +140,7 @@ double declared_alpha(Target t, Combo c) {
 
 bool declares_correct_rounding(Target t, Combo c, int is_train, bool dx) {
   declared_alpha(t, c);  // the same checks
-  return dx && is_train == 0 && opt::kInferenceDxCorrectlyRounded;
+  return opt::declares_correct_rounding(is_train != 0, dx);
 }
 
 }  // namespace bng::prop

@@ -174,9 +174,8 @@ std::string check_against_reference(const Case& c, const Outputs& out, const std
   double worst_normalised = 0;
   const auto check = [&](const char* name, const std::vector<double>& got,
                          const std::vector<ref::Expected>& exp, Format f) {
-    // Inference dx is declared correctly rounded (alpha.hpp).
     const bool rounded_once =
-        opt::kInferenceDxCorrectlyRounded && c.is_train == 0 && std::string_view(name) == "dx";
+        opt::declares_correct_rounding(c.is_train != 0, std::string_view(name) == "dx");
     for (std::size_t i = 0; i < got.size(); ++i) {
       const Measure m = measure(got[i], exp[i], f, alpha, rounded_once);
       if (std::isfinite(m.normalised_error) && m.normalised_error > worst_normalised)

@@ -35,6 +35,9 @@ inline constexpr double kNoKernel = 0;
 // registry runs one algorithm and declares it, so far, for one class of
 // outputs (docs/spec-notes.md #15): inference dx, rounded once on every path
 // (docs/accuracy.md §2.2). Its other outputs keep their alpha (issue 24).
-inline constexpr bool kInferenceDxCorrectlyRounded = true;
+// For dx or not (dbias, dscale) of a training or inference call.
+constexpr bool declares_correct_rounding(bool train, bool dx) {
+  return dx && !train;
+}
 
 }  // namespace bng::opt

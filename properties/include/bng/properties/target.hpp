@@ -70,8 +70,8 @@ std::vector<CallSpec> entry_points(Target t, Combo c, unsigned core_mask);
 double declared_alpha(Target t, Combo c);
 
 // Whether the kernel declares correct rounding (SPEC §5) for an output: dx
-// or not (dbias, dscale), of a call with is_train 0 or 1 (alpha.hpp,
-// kInferenceDxCorrectlyRounded). Such an output passes only as RN(y*) where
+// or not (dbias, dscale), of a call with is_train 0 or 1 (alpha.hpp's
+// declares_correct_rounding, for this kernel). Such an output passes only as RN(y*) where
 // that is finite (measure's correctly_rounded). Throws like declared_alpha.
 bool declares_correct_rounding(Target t, Combo c, int is_train, bool dx);
 

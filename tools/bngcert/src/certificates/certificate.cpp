@@ -159,6 +159,23 @@ json certificate_json(const std::vector<json>& reports) {
   return c;
 }
 
+// One certificate kernel's rows of the markdown "Kernels" table, one per output.
+std::string kernel_rows_markdown(const json& k) {
+  std::string rounded, md;
+  for (const auto& o : k.value("correctly_rounded", json::array()))
+    rounded += (rounded.empty() ? "" : ", ") + o.get<std::string>();
+  for (const auto& [name, o] : k["outputs"].items()) {
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        k["isa"].is_null() ? "—" : k["isa"].get<std::string>(), k["target"].get<std::string>(),
+        k["combo"].get<std::string>(), k["alpha_hex"].get<std::string>(),
+        rounded.empty() ? "—" : rounded, show(k["cases"]), name, show(o["outputs"]),
+        show(o["fails"]), show(o["max_ulp_error"]), show(o["max_normalised_error"]),
+        show(o["max_kappa"]), show(o["max_bound_use"]), k["verdict"].get<std::string>());
+  }
+  return md;
+}
+
 std::string render_certificate_markdown(const json& c) {
   const json& run = c["campaign"];
   const bool pass = c["verdict"] == "pass";
@@ -209,20 +226,7 @@ std::string render_certificate_markdown(const json& c) {
       "outputs | fails | max ULP error | max normalised error | max κ | max bound use | verdict |\n"
       "|---|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& r : c["runs"]) {
-    for (const auto& k : r["kernels"]) {
-      std::string rounded;
-      for (const auto& o : k.value("correctly_rounded", json::array()))
-        rounded += (rounded.empty() ? "" : ", ") + o.get<std::string>();
-      for (const auto& [name, o] : k["outputs"].items()) {
-        md += fmt::format(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            k["isa"].is_null() ? "—" : k["isa"].get<std::string>(), k["target"].get<std::string>(),
-            k["combo"].get<std::string>(), k["alpha_hex"].get<std::string>(),
-            rounded.empty() ? "—" : rounded, show(k["cases"]), name, show(o["outputs"]),
-            show(o["fails"]), show(o["max_ulp_error"]), show(o["max_normalised_error"]),
-            show(o["max_kappa"]), show(o["max_bound_use"]), k["verdict"].get<std::string>());
-      }
-    }
+    for (const auto& k : r["kernels"]) md += kernel_rows_markdown(k);
   }
   md += fmt::format("\n## Verdict: {}\n\n{} outputs beyond the bound, {} failed calls{}.\n", word,
                     show(c["failed_outputs"]), show(c["call_errors"]),
