@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
-#include <string_view>
 
 #include "bng/properties/checks.hpp"
 #include "bng/properties/reproducer.hpp"
@@ -34,17 +33,17 @@ const char* kind_name(ref::Kind k) {
 struct Judge {
   double alpha;
   bool nan_inputs;
-  bool dx_rounded_once;  // the kernel declares correct rounding for this call's dx
   std::ostringstream os;
   int failures = 0;
   std::int64_t first_channel = -1;
 
+  // rounded_once: the kernel declares correct rounding for this output.
   void output(const char* name, std::int64_t n, std::int64_t c, std::uint32_t bits, double y,
-              const ref::Expected& e, Format f) {
+              const ref::Expected& e, Format f, bool rounded_once) {
     // With a NaN among the inputs the kernel may legitimately return the
     // sentinel's bits (a propagated payload): then only the NaN rule judges.
     const bool unwritten = sentinel(bits, f) && !nan_inputs;
-    const Measure m = measure(y, e, f, alpha, dx_rounded_once && std::string_view(name) == "dx");
+    const Measure m = measure(y, e, f, alpha, rounded_once);
     if (m.pass && !unwritten) return;
     if (failures == 0) first_channel = c;
     if (++failures > 4) return;  // the first few say enough; the count says the rest
@@ -78,23 +77,24 @@ std::string check_accuracy(const Case& c, const CallSpec& spec, const ref::Resul
   };
   const bool nan_inputs =
       has_nan(c.x) || has_nan(c.dy) || has_nan(c.mean) || has_nan(c.invar) || has_nan(c.scale);
-  Judge j{alpha,
-          nan_inputs,
-          declares_correct_rounding(spec.target, spec.combo, c.is_train, /*dx=*/true),
-          {},
-          0,
-          -1};
+  Judge j{alpha, nan_inputs, {}, 0, -1};
+  const bool dx_rounded_once =
+      declares_correct_rounding(spec.target, spec.combo, c.is_train, /*dx=*/true);
+  const bool stats_rounded_once =
+      declares_correct_rounding(spec.target, spec.combo, c.is_train, /*dx=*/false);
   const Format df = data_format(c.combo), sf = stats_format(c.combo);
   for (std::int64_t n = 0; n < c.batch; ++n) {
     for (std::int64_t k = 0; k < c.channel; ++k) {
       const auto i = static_cast<std::size_t>(n * c.channel + k);
-      j.output("dx", n, k, got.dx_bits[i], got.values.dx[i], expected.dx[i], df);
+      j.output("dx", n, k, got.dx_bits[i], got.values.dx[i], expected.dx[i], df, dx_rounded_once);
     }
   }
   for (std::int64_t k = 0; k < c.channel; ++k) {
     const auto i = static_cast<std::size_t>(k);
-    j.output("dbias", 0, k, got.dbias_bits[i], got.values.dbias[i], expected.dbias[i], sf);
-    j.output("dscale", 0, k, got.dscale_bits[i], got.values.dscale[i], expected.dscale[i], sf);
+    j.output("dbias", 0, k, got.dbias_bits[i], got.values.dbias[i], expected.dbias[i], sf,
+             stats_rounded_once);
+    j.output("dscale", 0, k, got.dscale_bits[i], got.values.dscale[i], expected.dscale[i], sf,
+             stats_rounded_once);
   }
   if (j.failures == 0) return {};
   char head[160];

@@ -10,6 +10,7 @@
 
 #include "bng/reference/case.hpp"
 #include "case_files.hpp"
+#include "certificate.hpp"
 #include "perfect_outputs.hpp"
 #include "small_dump.hpp"
 #include "tool_support.hpp"
@@ -67,4 +68,28 @@ TEST(CorrectRounding, InferenceDxIsJudgedByEqualityAtTheDeclaredAlpha) {
   EXPECT_EQ(r.status, 0) << r.output;
   kernel = read_json(dir.path() / "out_alpha" / "report.json")["kernels"][0];
   EXPECT_EQ(kernel["correctly_rounded"], json::array());
+}
+
+// The certificate states a report's list only as bngcert writes it: the
+// reports of `certify --isa all` are read back from files, so a list that
+// names no output of a call, or is not a list of names, is refused.
+TEST(CorrectRounding, ACertificateRefusesAListBngcertNeverWrites) {
+  Scratch dir("correct_rounding_list");
+  write_inference_dump(dir.path() / "exact", false);
+  ASSERT_EQ(check(dir.path() / "exact", dir.path() / "out").status, 0);
+  const json report = read_json(dir.path() / "out" / "report.json");
+  EXPECT_EQ(bng::cert::certificate_json({report})["runs"][0]["kernels"][0]["correctly_rounded"],
+            json::array({"inference dx"}));
+
+  json older = report;
+  older["kernels"][0].erase("correctly_rounded");
+  EXPECT_EQ(bng::cert::certificate_json({older})["runs"][0]["kernels"][0]["correctly_rounded"],
+            json::array());
+
+  for (const json& bad : {json::array({"every output"}), json::array({5}), json("inference dx"),
+                          json::array({json::array({"inference dx"})})}) {
+    json tampered = report;
+    tampered["kernels"][0]["correctly_rounded"] = bad;
+    EXPECT_THROW(bng::cert::certificate_json({tampered}), std::runtime_error) << bad.dump();
+  }
 }

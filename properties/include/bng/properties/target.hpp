@@ -71,8 +71,9 @@ double declared_alpha(Target t, Combo c);
 
 // Whether the kernel declares correct rounding (SPEC §5) for an output: dx
 // or not (dbias, dscale), of a call with is_train 0 or 1 (alpha.hpp's
-// declares_correct_rounding, for this kernel). Such an output passes only as RN(y*) where
-// that is finite (measure's correctly_rounded). Throws like declared_alpha.
+// declares_correct_rounding, for this kernel). Such an output passes only as
+// RN(y*) where that is finite (measure's correctly_rounded). Throws like
+// declared_alpha.
 bool declares_correct_rounding(Target t, Combo c, int is_train, bool dx);
 
 }  // namespace bng::prop

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "input_file.hpp"
+#include "json_input.hpp"
+#include "kernel.hpp"
 #include "render_common.hpp"
 #include "report.hpp"
 #include "sha256.hpp"
@@ -20,6 +23,23 @@ std::string verdict_of(const json& verdict) {
 }
 
 // One run's kernels, verdict and first failures.
+// A report kernel's "correctly_rounded" list as the certificate states it:
+// each entry one of the "<mode> <output>" names bngcert writes ([] in older
+// reports without it). The reports of `certify --isa all` are read back from
+// files, so anything else is refused rather than certified.
+json recorded_correctly_rounded(const json& k) {
+  if (!has_member(k, "correctly_rounded")) return json::array();
+  const std::string where = "a report kernel's 'correctly_rounded'";
+  json out = json::array();
+  for (const json& v : array_field(k, "correctly_rounded", "a report kernel")) {
+    if (!v.is_string() || !names_output_class(v.get<std::string>())) {
+      throw InputError(fmt::format("{}: {} names no output of a call", where, v.dump()));
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
 json run_json(const json& report) {
   json kernels = json::array();
   json failures = json::array();
@@ -48,7 +68,7 @@ json run_json(const json& report) {
                        {"alpha_hex", k["alpha_hex"]},
                        {"declared_alpha", k["declared_alpha"]},
                        {"declared_alpha_hex", k["declared_alpha_hex"]},
-                       {"correctly_rounded", k.value("correctly_rounded", json::array())},
+                       {"correctly_rounded", recorded_correctly_rounded(k)},
                        {"cases", k["cases"]},
                        {"calls", k["calls"]},
                        {"call_errors", k["call_errors"]},

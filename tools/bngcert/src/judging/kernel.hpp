@@ -28,6 +28,11 @@ Format output_format(Combo c, Output o);
 
 std::string_view mode_name(int is_train);  // "training", "inference"
 
+// Whether k is judged at its declared α (prop::declared_alpha): what a
+// release verdict needs, and what the kernel's declared correct rounding
+// applies at.
+bool judged_at_declared_alpha(const Kernel& k);
+
 // Whether output o of a call with is_train is judged by equality with RN(y*):
 // the kernel is judged at its declared α and declares correct rounding for
 // that output (SPEC §5; prop::declares_correct_rounding). An investigator's
@@ -35,6 +40,8 @@ std::string_view mode_name(int is_train);  // "training", "inference"
 bool judged_correctly_rounded(const Kernel& k, int is_train, Output o);
 // Those outputs, as "<mode> <output>" ("inference dx"), for reports and certificates.
 std::vector<std::string> correctly_rounded_outputs(const Kernel& k);
+// Whether `name` is such a "<mode> <output>" of some call (for reading them back).
+bool names_output_class(std::string_view name);
 
 // "0x1p-40": exact, as the declared α is a power of two or a short binary fraction.
 std::string hex_double(double v);

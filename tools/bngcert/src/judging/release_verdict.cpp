@@ -31,8 +31,8 @@ double alpha_value(const json& v, const std::string& what) {
 ReleaseStatus release_status(const std::vector<KernelTally>& kernels) {
   std::string why;
   for (const KernelTally& t : kernels) {
+    if (judged_at_declared_alpha(t.kernel)) continue;
     const double declared = prop::declared_alpha(t.kernel.target, t.kernel.combo);
-    if (t.kernel.alpha == declared) continue;
     why += fmt::format("{}{} judged at α = {}, not its declared α = {}", why.empty() ? "" : "; ",
                        t.kernel.name(), hex_double(t.kernel.alpha), hex_double(declared));
   }
