@@ -19,9 +19,10 @@ def _number(value):
 class OutputJudgement:
     """How one output (dx, dscale or dbias) fared.
 
-    outputs, fails: how many were judged, how many lie beyond the bound.
-    max_ulp_error, max_normalised_error, max_bound_use: the worst of each
-    (bound use ≤ 1 passes). correctly_rounded_share: the share of outputs with a
+    outputs, fails: how many were judged, how many failed their kernel's
+    criterion (beyond the bound, or not RN(y*) where the kernel declares correct
+    rounding). max_ulp_error, max_normalised_error, max_bound_use: the worst of
+    each (bound use ≤ 1 passes the bound). correctly_rounded_share: the share of outputs with a
     finite result that equal RN(y*). metrics: the golden-data figures (cosine
     similarity, maximum absolute and relative error, ...). failing: flat indices
     of the failing outputs (np.unravel_index(failing, shape) for positions).

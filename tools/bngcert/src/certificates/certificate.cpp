@@ -233,7 +233,7 @@ std::string render_certificate_markdown(const json& c) {
     md += fmt::format("| {} | {} |\n", key, v.is_string() ? v.get<std::string>() : v.dump());
   }
   md +=
-      "\n## Runs\n\n| ISA path | outputs | beyond the bound | failed calls | took | verdict |\n"
+      "\n## Runs\n\n| ISA path | outputs | failed outputs | failed calls | took | verdict |\n"
       "|---|---:|---:|---:|---:|---|\n";
   for (const auto& r : c["runs"]) {
     md += fmt::format("| {} | {} | {} | {} | {:.1f} s | {} |\n",
@@ -248,9 +248,9 @@ std::string render_certificate_markdown(const json& c) {
   for (const auto& r : c["runs"]) {
     for (const auto& k : r["kernels"]) md += kernel_rows_markdown(k);
   }
-  md += fmt::format("\n## Verdict: {}\n\n{} outputs beyond the bound, {} failed calls{}.\n", word,
-                    show(c["failed_outputs"]), show(c["call_errors"]),
-                    partial ? "; shards missing (above)" : "");
+  md += fmt::format(
+      "\n## Verdict: {}\n\n{} outputs failed their kernel's criterion, {} failed calls{}.\n", word,
+      show(c["failed_outputs"]), show(c["call_errors"]), partial ? "; shards missing (above)" : "");
   for (const auto& r : c["runs"]) {
     if (r["first_failures"].empty()) continue;
     md += fmt::format(

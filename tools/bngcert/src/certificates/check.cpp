@@ -127,8 +127,7 @@ int write_check(const CheckOptions& o, ArrayCheck& check, const DumpArrays& a,
   const bool pass = write_certificate(o.out, {report});
   const json& v = report["verdict"];
   fmt::print(
-      stderr,
-      "bngcert: check {}{} — {} outputs of {} judged at α = {}, {} beyond the bound; wrote {}/\n",
+      stderr, "bngcert: check {}{} — {} outputs of {} judged at α = {}, {} failed; wrote {}/\n",
       pass ? "PASS" : "FAIL", v["is_release_verdict"].get<bool>() ? "" : " (NOT a release verdict)",
       outputs, kernels[0].kernel.name(), hex_double(kernels[0].kernel.alpha),
       v["failed_outputs"].get<std::int64_t>(), o.out.string());

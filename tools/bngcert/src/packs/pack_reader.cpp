@@ -298,7 +298,7 @@ JudgedPackCase judge_pack_case(const OpenedPack& pack, std::size_t index,
     judge_dump(a, shape, origin, job << 32, block_elements, inner_jobs, t, nullptr);
     std::int64_t fails = 0;
     for (const auto& o : t.outputs) fails += o.all.fails;
-    if (fails > 0) out.failure = fmt::format("{} outputs beyond the bound", fails);
+    if (fails > 0) out.failure = fmt::format("{} outputs failed their kernel's criterion", fails);
   } catch (const CaseFailure& e) {
     ++t.call_errors;
     out.failure = e.what();

@@ -23,7 +23,12 @@ inline constexpr const char* kUlpNote =
     "allowed error is α·M, which is many ulps of y*, so a huge ULP error there can be well "
     "within the bound (worst bound use ≤ 1). Cosine similarity, relative errors and the "
     "shares over 1e-3 / 1e-4 are the golden-data figures of other accelerator toolchains: "
-    "they inform, the verdict is the bound (docs/report-format.md, \"metrics\").";
+    "they inform, the verdict is each kernel's criterion (docs/report-format.md, \"metrics\").";
+// What an output must meet to pass, as the verdict lines of report.md and
+// report.html say it (SPEC §5; docs/spec-notes.md #15 for correct rounding).
+inline constexpr const char* kCriterionWords =
+    "an error within 1·ulp(y*) + α·M, or RN(y*) itself where the kernel declares correct "
+    "rounding";
 // The verdict line's words.
 std::string verdict_word(bool pass);
 // "Merged from 3 of 4 shards — PARTIAL, missing: 2/4" (run.sharding of a merged report).

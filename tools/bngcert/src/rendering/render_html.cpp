@@ -77,14 +77,14 @@ void html_verdict(std::string& h, const json& r) {
   // A verdict at another α than the kernels' own (check --alpha) must not look like a release's.
   const bool release = v.value("is_release_verdict", true);
   h += fmt::format(
-      "<p><span class=\"verdict {}\">{}{}</span> {} outputs of {} cases judged; {} beyond their "
-      "kernel's bound 1·ulp(y*) + α·M; {} failed calls.</p>\n",
+      "<p><span class=\"verdict {}\">{}{}</span> {} outputs of {} cases judged; {} failed their "
+      "kernel's criterion ({}); {} failed calls.</p>\n",
       !release ? "notrelease"
       : pass   ? "pass"
                : "failv",
       verdict_word(v), release ? "" : " — NOT a release verdict", html_escape(show(run["outputs"])),
       html_escape(show(run["cases"])), html_escape(show(v["failed_outputs"])),
-      html_escape(show(v["call_errors"])));
+      html_escape(kCriterionWords), html_escape(show(v["call_errors"])));
   if (!release) {
     h += fmt::format("<p><strong>{}</strong></p>\n", html_escape(v.value("release_note", "")));
   }

@@ -85,10 +85,10 @@ void md_verdict(std::string& md, const json& r) {
   // A verdict at another α than the kernels' own (check --alpha) must not read like a release's.
   const bool release = v.value("is_release_verdict", true);
   md += fmt::format(
-      "**Verdict: {}{}** — {} outputs of {} cases judged; {} beyond their kernel's bound "
-      "`1·ulp(y*) + α·M`, {} failed calls.\n\n",
+      "**Verdict: {}{}** — {} outputs of {} cases judged; {} failed their kernel's criterion "
+      "({}), {} failed calls.\n\n",
       verdict_word(v), release ? "" : " — NOT a release verdict", show(run["outputs"]),
-      show(run["cases"]), show(v["failed_outputs"]), show(v["call_errors"]));
+      show(run["cases"]), show(v["failed_outputs"]), kCriterionWords, show(v["call_errors"]));
   if (!release) md += fmt::format("> {}\n\n", v.value("release_note", ""));
   for (const auto& [label, value] : build_rows(r["build"]))
     md += fmt::format("- {}: {}\n", label, value);
@@ -99,7 +99,7 @@ void md_verdict(std::string& md, const json& r) {
   md +=
       "ULP error = |y − y*| / ulp(y*); normalised error = |y − y*| / (u·M); κ = M / |y*|; bound "
       "use "
-      "= |y − y*| / (ulp(y*) + α·M), at most 1 for a pass. See docs/certification.md.\n\n";
+      "= |y − y*| / (ulp(y*) + α·M), at most 1 within the bound. See docs/certification.md.\n\n";
 }
 
 // One row per kernel output, then the cases that failed as a whole.
