@@ -107,10 +107,12 @@ recorded_bits() {
   for t in "${targets[@]}"; do hash_tests+=("kernels_${t}_output_hash_test"); done
   cmake --build "$build" --target "${hash_tests[@]}" -j2 >>"$log" 2>&1 || return 3
   for t in "${hash_tests[@]}"; do
-    "$build/tests/kernels/$t" >"$log.dispatched" 2>&1 &
-    pids=($!)
-    BNG_ISA=avx2 "$build/tests/kernels/$t" >"$log.avx2" 2>&1 &
-    pids+=($!)
+    pids=()
+    for isa in dispatched avx2; do
+      # An empty BNG_ISA is the dispatched path, whatever the caller exported.
+      BNG_ISA=${isa#dispatched} "$build/tests/kernels/$t" >"$log.$isa" 2>&1 &
+      pids+=($!)
+    done
     for pid in "${pids[@]}"; do wait "$pid" || status=1; done
     for isa in dispatched avx2; do
       echo "--- $t, ISA path: $isa" >>"$log"
