@@ -275,7 +275,18 @@ class Channel {
 
 }  // namespace
 
-Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end) {
+std::string_view path_name(Path p) {
+  return p == Path::tiered ? "tiered" : "exact";
+}
+
+std::optional<Path> parse_path(std::string_view name) {
+  if (name == "tiered") return Path::tiered;
+  if (name == "exact") return Path::exact;
+  return std::nullopt;
+}
+
+Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end, Path path) {
+  (void)path;  // the tiered path is not built yet: both run the exact one
   validate(c);
   if (c_begin < 0 || c_end > c.channel || c_begin > c_end) {
     throw std::invalid_argument("compute_channels: range [" + std::to_string(c_begin) + ", " +
@@ -290,8 +301,8 @@ Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end)
   return r;
 }
 
-Result compute(const Case& c) {
-  return compute_channels(c, 0, c.channel);
+Result compute(const Case& c, Path path) {
+  return compute_channels(c, 0, c.channel, path);
 }
 
 }  // namespace bng::ref

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "bng/reference/case.hpp"
@@ -30,14 +32,29 @@ struct Expected {
 struct Result {
   std::vector<Expected> dx;               // batch*channel
   std::vector<Expected> dbias, dscale;    // channel each
+  // Outputs the tiered path could not decide and took to the exact path (0 on
+  // Path::exact, where everything is exact). Counts dx, dbias and dscale.
+  std::int64_t exact_fallbacks = 0;
 };
+
+// Which way the reference computes. Both give the same Result bit for bit
+// (exact_fallbacks aside); docs/reference.md has the tiers and their proof.
+enum class Path : std::uint8_t {
+  tiered,  // exact sums in a superaccumulator, a fast evaluation with a proved
+           // error bound and a rounding test; the exact path only where it cannot decide
+  exact,   // BigInt arithmetic for every output (the original reference)
+};
+std::string_view path_name(Path p);  // "tiered", "exact"
+// "tiered" or "exact"; nullopt for anything else.
+std::optional<Path> parse_path(std::string_view name);
 
 // The whole reference for one case. Throws std::invalid_argument if the case is
 // malformed (sizes, values not representable in their format, is_train not 0/1).
-Result compute(const Case& c);
+Result compute(const Case& c, Path path = Path::tiered);
 
 // The same for the channels [c_begin, c_end) only: result vectors are sized for
 // the whole case, entries outside the range left default.
-Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end);
+Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end,
+                        Path path = Path::tiered);
 
 }  // namespace bng::ref
