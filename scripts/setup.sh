@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build git pkg-config python3
+  ccache                                     # compiler cache for the scripts' several build trees
   clang libclang-rt-14-dev clang-format      # libFuzzer target, clang build check
   libboost-dev                               # Boost.Multiprecision (the exact reference)
   libgmp-dev libmpfr-dev                     # MPFR: independent check of the reference's rounding
