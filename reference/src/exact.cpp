@@ -10,7 +10,7 @@
 namespace bng::ref {
 namespace {
 
-__extension__ typedef unsigned __int128 U128;
+using U128 = UInt128;
 
 // The quotient q is taken with 2^kQuotientLow <= q < 2^(kQuotientLow+2): at least
 // precision + 3 bits for every format up to the 64-bit long double, so the
@@ -109,6 +109,19 @@ Rounded round_quotient(bool negative, const Quotient& qt, const FormatTraits& t)
 Rounded round_exact(bool negative, const BigInt& n, std::int64_t e, std::uint64_t m,
                     const FormatTraits& t) {
   return round_quotient(negative, divide(n, e, m), t);
+}
+
+Rounded round_integer(bool negative, UInt128 q, std::int64_t f, bool sticky,
+                      const FormatTraits& t) {
+  if (q >> 127 != 0 || (q == 0 ? sticky : bit_width_u128(q) < t.precision + 3)) {
+    throw std::invalid_argument("round_integer: q outside [2^(p+2), 2^127)");
+  }
+  Quotient qt;
+  qt.q = q;
+  qt.f = f;
+  qt.sticky = sticky;
+  qt.zero = q == 0 && !sticky;
+  return round_quotient(negative, qt, t);
 }
 
 RoundedPair round_exact_pair(bool negative, const BigInt& n, std::int64_t e, std::uint64_t m,

@@ -8,11 +8,12 @@
 namespace bng {
 
 struct Measure {
-  double ulp_error = 0;         // |y - y*| / ulp(y*)      (0 when both NaN / both non-finite)
-  double normalised_error = 0;  // |y - y*| / (u * M)      (0 when M = 0 and y == y*, +inf if M = 0 and y != y*)
-  double kappa = 0;             // M / |y*|                (+inf when y* == 0 and M > 0, 1 when M == 0)
-  bool pass = false;            // |y - y*| <= 1 ulp(y*) + alpha*M, with SPEC §5's NaN/Inf rules
-  const char* reason = "";      // why it failed, for messages ("" on pass)
+  double ulp_error = 0;  // |y - y*| / ulp(y*)      (0 when both NaN / both non-finite)
+  double normalised_error =
+      0;  // |y - y*| / (u * M)      (0 when M = 0 and y == y*, +inf if M = 0 and y != y*)
+  double kappa = 0;         // M / |y*|                (+inf when y* == 0 and M > 0, 1 when M == 0)
+  bool pass = false;        // |y - y*| <= 1 ulp(y*) + alpha*M, with SPEC §5's NaN/Inf rules
+  const char* reason = "";  // why it failed, for messages ("" on pass)
 };
 
 // Judge the kernel output y (the exact value of its stored bits) against the

@@ -42,6 +42,13 @@ struct RoundedPair {
 RoundedPair round_exact_pair(bool negative, const BigInt& n, std::int64_t e, std::uint64_t m,
                              const FormatTraits& out);
 
+// RN(y*) for y* = (-1)^negative * (q + frac) * 2^f, where frac = 0 if !sticky and
+// 0 < frac < 1 if sticky: an exact value held in 128 bits, as the tiered path
+// has it. Needs 2^(t.precision + 2) <= q < 2^127 (enough bits below the
+// rounding position for the round bit, and room for the carry).
+__extension__ typedef unsigned __int128 UInt128;
+Rounded round_integer(bool negative, UInt128 q, std::int64_t f, bool sticky, const FormatTraits& t);
+
 // Value of a Rounded as a double (format of at most 53 bits) / long double.
 double to_double(const Rounded& r);
 long double to_long_double(const Rounded& r);

@@ -20,18 +20,18 @@ enum class Kind : std::uint8_t {
 };
 
 struct Expected {
-  double rounded = 0;          // RN(y*) in the output format, exactly (±Inf on overflow, NaN for Kind::nan)
-  long double exact = 0;       // y* rounded to long double (64-bit significand); 0 unless finite
-  long double magnitude = 0;   // M of SPEC §5, rounded to long double; 0 unless finite
-  double ulp = 0;              // ulp(y*) in the output format (exact power of two); 0 unless finite
+  double rounded = 0;  // RN(y*) in the output format, exactly (±Inf on overflow, NaN for Kind::nan)
+  long double exact = 0;      // y* rounded to long double (64-bit significand); 0 unless finite
+  long double magnitude = 0;  // M of SPEC §5, rounded to long double; 0 unless finite
+  double ulp = 0;             // ulp(y*) in the output format (exact power of two); 0 unless finite
   Kind kind = Kind::finite;
   // For Kind::nonfinite, rounded is NaN too (no real y* exists); error_measure
   // judges both non-finite kinds by kind, not by rounded.
 };
 
 struct Result {
-  std::vector<Expected> dx;               // batch*channel
-  std::vector<Expected> dbias, dscale;    // channel each
+  std::vector<Expected> dx;             // batch*channel
+  std::vector<Expected> dbias, dscale;  // channel each
   // Outputs the tiered path could not decide and took to the exact path (0 on
   // Path::exact, where everything is exact). Counts dx, dbias and dscale.
   std::int64_t exact_fallbacks = 0;

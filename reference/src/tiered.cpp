@@ -1,0 +1,261 @@
+// The tiered path (see tiered.hpp; the bound is derived in docs/reference.md
+// §5 and checked by proofs/tiered_bound.g).
+//
+// Per channel, exactly, in superaccumulators (no BigInt work per element):
+//   S1 = sum dy,  S1abs = sum |dy|,  P = sum dy*x,
+//   Q = sum sgn(x - mean) |dy|,  Pabs = sum sgn(x - mean) |dy| x,
+// every term an exact binary64 value (a product of two binary32 values has at
+// most 48 significant bits). Then S2 = sum dy*(x - mean) = P - mean*S1 and
+// S2abs = sum |dy*(x - mean)| = Pabs - mean*Q, as the exact path defines them,
+// and dbias and dscale are rounded from them exactly, once per channel.
+//
+// Per element, dx is evaluated in double-word arithmetic from per-channel
+// double-word constants A = S1/m, B = invar^2 * S2/m, with a proved bound on
+// its error, and the rounding test (rounding_test.hpp) decides it.
+#include "tiered.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <vector>
+
+#include "double_word.hpp"
+#include "exact_channel.hpp"
+#include "rounding_test.hpp"
+#include "superaccumulator.hpp"
+
+namespace bng::ref {
+namespace {
+
+using dw::DoubleWord;
+
+// Every binary16/binary32 value is a multiple of 2^-149 and every product of
+// two a multiple of 2^-298; a double's significand reaches 52 bits below its
+// leading bit, so the accumulators' bases sit 52 bits lower still.
+constexpr int kValueExponent = -149, kProductExponent = -298;
+constexpr int kBaseDrop = 52;
+constexpr int kValueBase = kValueExponent - kBaseDrop, kProductBase = kProductExponent - kBaseDrop;
+// Limbs: |dy| < 2^128 reaches bit 276 + 53 above its base and |dy*x| < 2^256
+// bit 553 + 53; sums of up to 2^63 terms add 63 bits, and two digits above the
+// top one hold the carries.
+constexpr int kValueLimbs = 14, kProductLimbs = 22;
+
+// Channels judged side by side: the rows are walked in memory order while the
+// accumulators of the block (about 5 KiB per channel) stay in the L1/L2 cache.
+constexpr std::int64_t kBlockWidth = 16;
+
+// Error bound of the double-word evaluation, relative to the magnitude M:
+// 16 u^2 = 2^-102 proved (docs/reference.md §5, proofs/tiered_bound.g); the
+// test uses 2^-100. Underflow adds at most one 2^-1074 per operation before the
+// product by scale*invar and one after: kUnderflowBeforeSv and kUnderflowAfterSv.
+constexpr int kRelativeBoundLog2 = -100;
+constexpr int kUnderflowBeforeSvLog2 = -1060;
+constexpr double kUnderflowAfterSv = 0x1p-1070;
+// The evaluation's products stay above the underflow threshold when |z| does
+// (docs/reference.md §5); below it the exact path decides.
+constexpr double kSmallestEvaluated = 0x1p-600;
+
+struct ChannelAccumulators {
+  Superaccumulator<kValueLimbs> s1, s1abs, q;
+  Superaccumulator<kProductLimbs> p, pabs;
+  bool finite = true;
+
+  void propagate_carries() {
+    s1.propagate_carries();
+    s1abs.propagate_carries();
+    q.propagate_carries();
+    p.propagate_carries();
+    pabs.propagate_carries();
+  }
+};
+
+int sign_of(bool negative) {
+  return negative ? -1 : 1;
+}
+
+void add_element(ChannelAccumulators& acc, double x, double dy, double mean) {
+  if (!std::isfinite(x) || !std::isfinite(dy)) {
+    acc.finite = false;
+    return;
+  }
+  if (dy == 0) return;  // every term is zero
+  const int side = x > mean ? 1 : (x < mean ? -1 : 0);
+  const Digits d = digits_of(dy, kValueBase);
+  acc.s1.add(d, sign_of(d.negative));
+  acc.s1abs.add(d, 1);
+  acc.q.add(d, side);
+  const double p = dy * x;  // exact: at most 48 significant bits, no underflow
+  if (p == 0) return;
+  const Digits dp = digits_of(p, kProductBase);
+  acc.p.add(dp, sign_of(dp.negative));
+  acc.pabs.add(dp, side * sign_of(x < 0));
+}
+
+// v at exponent e (v a multiple of 2^e) as a BigInt.
+BigInt integer_at(double v, std::int64_t e) {
+  const SmallDyadic d = decompose(v);
+  BigInt r = d.mantissa;
+  if (d.mantissa == 0) return r;
+  r <<= static_cast<unsigned>(d.exponent - e);
+  return d.negative ? BigInt(-r) : r;
+}
+
+// n * 2^e / m as a double word, relative error below 2^-104.9: the quotient is
+// truncated to 117 or 118 bits (error < 2^-116), its top 53 bits are exact in
+// hi and the rest (< 2^65) rounds once into lo (error <= 2^-105).
+DoubleWord double_word_of(const BigInt& n, std::int64_t e, std::uint64_t m) {
+  if (n.is_zero()) return {};
+  const bool negative = n.sign() < 0;
+  const BigInt a = negative ? BigInt(-n) : n;
+  const auto bn = static_cast<std::int64_t>(boost::multiprecision::msb(a)) + 1;
+  const std::int64_t s = 117 - bn + std::bit_width(m);
+  const BigInt num =
+      s >= 0 ? BigInt(a << static_cast<unsigned>(s)) : BigInt(a >> static_cast<unsigned>(-s));
+  const BigInt q = num / m;
+  const UInt128 q128 =
+      (static_cast<UInt128>((q >> 64).convert_to<std::uint64_t>()) << 64) |
+      static_cast<UInt128>((q & BigInt(~std::uint64_t{0})).convert_to<std::uint64_t>());
+  const auto bq = static_cast<int>(boost::multiprecision::msb(q)) + 1;
+  const UInt128 top = q128 >> (bq - 53);
+  const UInt128 rest = q128 & ((UInt128{1} << (bq - 53)) - 1);
+  const double hi = std::ldexp(static_cast<double>(top), static_cast<int>(e - s + bq - 53));
+  const double lo = std::ldexp(static_cast<double>(rest), static_cast<int>(e - s));
+  const DoubleWord r = dw::fast_two_sum(hi, lo);
+  return negative ? dw::negate(r) : r;
+}
+
+// What training dx needs of its channel, and the exact fall-back.
+struct DxChannel {
+  bool tiered = false;      // finite inputs: the tiered path judges this channel
+  bool zero = false;        // every dx is exactly 0 (M = 0)
+  DoubleWord a, b;          // S1/m, invar^2 * S2/m
+  DoubleWord a_abs, b_abs;  // S1abs/m, invar^2 * S2abs/m
+  double sv = 0, sv_abs = 0, mean = 0;
+  double underflow = 0;  // absolute error from underflow (see kUnderflowBeforeSvLog2)
+};
+
+ChannelSums exact_sums(ChannelAccumulators& acc, double mean) {
+  ChannelSums s;
+  s.ed = kValueExponent;
+  s.ex = kValueExponent;
+  s.mean_int = integer_at(mean, kValueExponent);
+  // The sums are multiples of 2^-149 (2^-298), so these shifts drop only zeros.
+  s.s1 = acc.s1.to_bigint() >> kBaseDrop;
+  s.s1abs = acc.s1abs.to_bigint() >> kBaseDrop;
+  const BigInt q = acc.q.to_bigint() >> kBaseDrop;
+  s.s2 = (acc.p.to_bigint() >> kBaseDrop) - s.mean_int * s.s1;
+  s.s2abs = (acc.pabs.to_bigint() >> kBaseDrop) - s.mean_int * q;
+  return s;
+}
+
+DxChannel dx_constants(const ChannelSums& s, double invar, double scale, std::uint64_t m) {
+  DxChannel k;
+  k.tiered = true;
+  k.sv = scale * invar;  // exact: 48 significant bits at most, no underflow
+  k.sv_abs = std::fabs(k.sv);
+  k.zero = k.sv == 0 || s.s1abs.is_zero();
+  const double invar2 = invar * invar;  // exact, as above
+  const BigInt v2 = integer_at(invar2, 2 * kValueExponent);
+  k.a = double_word_of(s.s1, kValueExponent, m);
+  k.a_abs = double_word_of(s.s1abs, kValueExponent, m);
+  k.b = double_word_of(s.s2 * v2, kProductExponent + 2 * kValueExponent, m);
+  k.b_abs = double_word_of(s.s2abs * v2, kProductExponent + 2 * kValueExponent, m);
+  k.underflow = std::ldexp(k.sv_abs, kUnderflowBeforeSvLog2) + kUnderflowAfterSv;
+  return k;
+}
+
+// Training dx[n] by the fast evaluation, or false if the test cannot decide.
+bool training_dx(const DxChannel& k, double x, double dy, const FormatTraits& out, Expected& e) {
+  if (k.zero) {
+    e = exact_zero(out);
+    return true;
+  }
+  const DoubleWord xm = dw::two_sum(x, -k.mean);  // x - mean, exactly
+  const DoubleWord z1 = dw::plus_fp(dw::negate(k.a), dy);
+  const DoubleWord z = dw::plus_dw(z1, dw::negate(dw::times_dw(xm, k.b)));
+  if (!(std::fabs(z.hi) >= kSmallestEvaluated)) return false;
+  const DoubleWord y = dw::times_fp(z, k.sv);
+  const DoubleWord xm_abs = xm.hi < 0 ? dw::negate(xm) : xm;
+  const DoubleWord mag = dw::times_fp(
+      dw::plus_dw(dw::plus_fp(k.a_abs, std::fabs(dy)), dw::times_dw(xm_abs, k.b_abs)), k.sv_abs);
+  // mag.hi * (1 + 2^-50) >= M: the evaluation of M is within 16u^2 and |lo| <= u|hi|.
+  const double radius = std::ldexp(mag.hi * (1 + 0x1p-50), kRelativeBoundLog2) + k.underflow;
+  return decide_value(y, radius, out, e) && decide_magnitude(mag, radius, e);
+}
+
+// Inference dx[n] = scale*invar*dy, exact as a double word: always decided.
+bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expected& e) {
+  if (k.sv == 0 || dy == 0) {
+    e = exact_zero(out);
+    return true;
+  }
+  const DoubleWord y = dw::two_prod(k.sv, dy);  // exact: |y| >= 2^-447
+  if (!decide_value(y, 0, out, e)) return false;
+  e.magnitude = std::fabs(e.exact);  // M = |y*|, and RN is symmetric
+  return true;
+}
+
+void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
+  const auto width = static_cast<std::size_t>(b1 - b0);
+  const auto m = static_cast<std::uint64_t>(c.batch);
+  const FormatTraits data = traits(data_format(c.combo));
+  std::vector<ChannelAccumulators> acc(width);
+  std::int64_t since_carry = 0;
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    const auto row = static_cast<std::size_t>(n * c.channel + b0);
+    for (std::size_t j = 0; j < width; ++j) {
+      add_element(acc[j], c.x[row + j], c.dy[row + j], c.mean[static_cast<std::size_t>(b0) + j]);
+    }
+    if (++since_carry == kCarryInterval) {
+      for (auto& a : acc) a.propagate_carries();
+      since_carry = 0;
+    }
+  }
+
+  std::vector<ExactChannel> exact;
+  exact.reserve(width);
+  std::vector<DxChannel> k(width);
+  for (std::size_t j = 0; j < width; ++j) {
+    const std::int64_t ch = b0 + static_cast<std::int64_t>(j);
+    const auto ci = static_cast<std::size_t>(ch);
+    exact.emplace_back(c, ch, r);
+    const bool stats_finite =
+        std::isfinite(c.mean[ci]) && std::isfinite(c.invar[ci]) && std::isfinite(c.scale[ci]);
+    if (!acc[j].finite || !stats_finite) {
+      // NaN or ±Inf among the inputs: the exact path sorts out which outputs they reach.
+      exact[j].run();
+      r.exact_fallbacks += c.batch + 2;
+      continue;
+    }
+    ChannelSums sums = exact_sums(acc[j], c.mean[ci]);
+    k[j] = dx_constants(sums, c.invar[ci], c.scale[ci], m);
+    k[j].mean = c.mean[ci];
+    exact[j].adopt(std::move(sums));
+    r.dbias[ci] = exact[j].dbias();
+    r.dscale[ci] = exact[j].dscale();
+  }
+
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    const auto row = static_cast<std::size_t>(n * c.channel + b0);
+    for (std::size_t j = 0; j < width; ++j) {
+      if (!k[j].tiered) continue;
+      Expected& e = r.dx[row + j];
+      const bool decided = c.is_train == 1 ? training_dx(k[j], c.x[row + j], c.dy[row + j], data, e)
+                                           : inference_dx(k[j], c.dy[row + j], data, e);
+      if (!decided) {
+        e = c.is_train == 1 ? exact[j].training_dx(n) : exact[j].inference_dx(n);
+        ++r.exact_fallbacks;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void compute_tiered(const Case& c, std::int64_t c_begin, std::int64_t c_end, Result& r) {
+  for (std::int64_t b0 = c_begin; b0 < c_end; b0 += kBlockWidth) {
+    tiered_block(c, b0, std::min(c_end, b0 + kBlockWidth), r);
+  }
+}
+
+}  // namespace bng::ref
