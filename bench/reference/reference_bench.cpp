@@ -49,41 +49,60 @@ bng::Case make_case(bng::Combo combo, int is_train, std::int64_t batch, std::int
   return c;
 }
 
-void run(benchmark::State& state, bng::Combo combo, int is_train, bool wide = false) {
+// Both paths of the reference: the tiered one (the default every user takes)
+// and the exact one it falls back on, so the ratio is read off one run.
+void run(benchmark::State& state, bng::Combo combo, int is_train, bool wide, bng::ref::Path path) {
   const bng::Case c = make_case(combo, is_train, state.range(0), state.range(1), wide);
+  std::int64_t fallbacks = 0;
   for (auto _ : state) {
-    bng::ref::Result r = bng::ref::compute(c);
+    bng::ref::Result r = bng::ref::compute(c, path);
+    fallbacks = r.exact_fallbacks;
     benchmark::DoNotOptimize(r.dx.data());
   }
   state.SetItemsProcessed(state.iterations() * c.elements());
   state.counters["elements"] = static_cast<double>(c.elements());
+  state.counters["exact_fallbacks"] = static_cast<double>(fallbacks);
 }
 
-void BM_ReferenceFpTrain(benchmark::State& s) {
-  run(s, bng::Combo::fp, 1);
-}
-void BM_ReferenceFpInfer(benchmark::State& s) {
-  run(s, bng::Combo::fp, 0);
-}
-void BM_ReferenceHpTrain(benchmark::State& s) {
-  run(s, bng::Combo::hp, 1);
-}
-void BM_ReferenceMpTrain(benchmark::State& s) {
-  run(s, bng::Combo::mp, 1);
-}
-void BM_ReferenceFpTrainWideExponents(benchmark::State& s) {
-  run(s, bng::Combo::fp, 1, true);
-}
+constexpr auto kTiered = bng::ref::Path::tiered;
+constexpr auto kExact = bng::ref::Path::exact;
 
 // The bar is stated for the first shape; the others show the trend.
-BENCHMARK(BM_ReferenceFpTrain)
+BENCHMARK_CAPTURE(run, fp_train_tiered, bng::Combo::fp, 1, false, kTiered)
+    ->Args({1024, 64})
+    ->Args({16384, 4})
+    ->Args({8, 4096})
+    ->Args({262144, 4})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, fp_train_exact, bng::Combo::fp, 1, false, kExact)
     ->Args({1024, 64})
     ->Args({16384, 4})
     ->Args({8, 4096})
     ->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ReferenceFpInfer)->Args({1024, 64})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ReferenceHpTrain)->Args({1024, 64})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ReferenceMpTrain)->Args({1024, 64})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ReferenceFpTrainWideExponents)->Args({1024, 64})->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, fp_infer_tiered, bng::Combo::fp, 0, false, kTiered)
+    ->Args({1024, 64})
+    ->Args({262144, 4})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, fp_infer_exact, bng::Combo::fp, 0, false, kExact)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, hp_train_tiered, bng::Combo::hp, 1, false, kTiered)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, hp_train_exact, bng::Combo::hp, 1, false, kExact)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, mp_train_tiered, bng::Combo::mp, 1, false, kTiered)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, mp_train_exact, bng::Combo::mp, 1, false, kExact)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, fp_train_wide_exponents_tiered, bng::Combo::fp, 1, true, kTiered)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(run, fp_train_wide_exponents_exact, bng::Combo::fp, 1, true, kExact)
+    ->Args({1024, 64})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

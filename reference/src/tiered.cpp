@@ -106,7 +106,8 @@ BigInt integer_at(double v, std::int64_t e) {
 DoubleWord double_word_of(const BigInt& n, std::int64_t e, std::uint64_t m) {
   if (n.is_zero()) return {};
   const bool negative = n.sign() < 0;
-  const BigInt a = negative ? BigInt(-n) : n;
+  BigInt a = n;
+  if (negative) a.backend().negate();
   const auto bn = static_cast<std::int64_t>(boost::multiprecision::msb(a)) + 1;
   const std::int64_t s = 117 - bn + std::bit_width(m);
   const BigInt num =
