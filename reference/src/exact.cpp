@@ -7,6 +7,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "power_of_two.hpp"
+
 namespace bng::ref {
 namespace {
 
@@ -64,6 +66,12 @@ Quotient divide(const BigInt& n, std::int64_t e, std::uint64_t m) {
   return out;
 }
 
+// Quantum (weight of the last significand bit) of the format at a value in
+// binade 2^exponent: the binade's, or the fixed subnormal quantum below 2^emin.
+std::int64_t quantum_at(std::int64_t exponent, const FormatTraits& t) {
+  return std::max<std::int64_t>(exponent, t.emin) - t.precision + 1;
+}
+
 Rounded round_quotient(bool negative, const Quotient& qt, const FormatTraits& t) {
   Rounded r;
   r.negative = negative;
@@ -74,9 +82,7 @@ Rounded round_quotient(bool negative, const Quotient& qt, const FormatTraits& t)
   }
   const int bq = bit_width_u128(qt.q);
   r.exponent = bq - 1 + qt.f;
-  // Quantum (weight of the last significand bit) of the format at y*: normal
-  // binade, or the fixed subnormal quantum below 2^emin.
-  std::int64_t quantum = std::max<std::int64_t>(r.exponent, t.emin) - t.precision + 1;
+  std::int64_t quantum = quantum_at(r.exponent, t);
   const std::int64_t drop = quantum - qt.f;  // >= bq - p >= 3 (see kQuotientLow)
   U128 sig = 0;
   if (drop <= bq) {
@@ -124,6 +130,19 @@ Rounded round_integer(bool negative, UInt128 q, std::int64_t f, bool sticky,
   return round_quotient(negative, qt, t);
 }
 
+bool rounds_alike(UInt128 low, UInt128 high, std::int64_t f, const FormatTraits& t) {
+  const int bw = bit_width_u128(low);
+  if (bw != bit_width_u128(high)) return false;
+  // Same binade, so round_quotient drops the same bits of both; it rounds at
+  // the midpoints (k + 1/2) * 2^drop, and low and high round alike when no
+  // midpoint lies in [low, high] (which also rules out ties at the ends).
+  const std::int64_t drop = quantum_at(bw - 1 + f, t) - f;
+  if (drop < 1 || drop > bw) return false;
+  const U128 half = U128{1} << (drop - 1);
+  const U128 mask = (U128{1} << drop) - 1;
+  return ((low + half) >> drop) == ((high + half) >> drop) && ((low + half) & mask) != 0;
+}
+
 RoundedPair round_exact_pair(bool negative, const BigInt& n, std::int64_t e, std::uint64_t m,
                              const FormatTraits& out) {
   const Quotient q = divide(n, e, m);
@@ -131,9 +150,9 @@ RoundedPair round_exact_pair(bool negative, const BigInt& n, std::int64_t e, std
 }
 
 double to_double(const Rounded& r) {
-  const double mag =
-      r.overflow ? HUGE_VAL
-                 : std::ldexp(static_cast<double>(r.significand), static_cast<int>(r.quantum));
+  const double mag = r.overflow
+                         ? HUGE_VAL
+                         : scale(static_cast<double>(r.significand), static_cast<int>(r.quantum));
   // An exact zero is +0; a non-zero value that rounds to zero keeps its sign, as in IEEE.
   if (r.zero) return 0.0;
   return r.negative ? -mag : mag;
@@ -142,15 +161,15 @@ double to_double(const Rounded& r) {
 long double to_long_double(const Rounded& r) {
   const long double mag =
       r.overflow ? HUGE_VALL
-                 : std::ldexp(static_cast<long double>(r.significand), static_cast<int>(r.quantum));
+                 : scale(static_cast<long double>(r.significand), static_cast<int>(r.quantum));
   if (r.zero) return 0.0L;
   return r.negative ? -mag : mag;
 }
 
 double ulp_of(const Rounded& r, const FormatTraits& t) {
-  if (r.zero) return std::ldexp(1.0, t.emin - t.precision + 1);
+  if (r.zero) return scale(1.0, t.emin - t.precision + 1);
   const std::int64_t e = std::clamp<std::int64_t>(r.exponent, t.emin, t.emax);
-  return std::ldexp(1.0, static_cast<int>(e - t.precision + 1));
+  return scale(1.0, static_cast<int>(e - t.precision + 1));
 }
 
 SmallDyadic decompose(double v) {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "power_of_two.hpp"
+
 namespace bng::ref {
 namespace {
 
@@ -34,13 +36,13 @@ bool ends_of(dw::DoubleWord y, double radius, Ends& out) {
   Int128 h = static_cast<Int128>(mant) << (kScaleBits - 52);
   if (y.hi < 0) h = -h;
   // y.lo * 2^-f is at most 2^58 in magnitude; its floor and ceiling bracket it.
-  const double l = std::ldexp(y.lo, static_cast<int>(-out.f));
+  const double l = scale(y.lo, static_cast<int>(-out.f));
   double lf = std::floor(l), lc = std::ceil(l);
   if (l == 0 && y.lo != 0) {  // scaled below the smallest subnormal: only its sign is left
     lf = y.lo < 0 ? -1 : 0;
     lc = y.lo > 0 ? 1 : 0;
   }
-  const double rr = std::ceil(std::ldexp(radius, static_cast<int>(-out.f)));
+  const double rr = std::ceil(scale(radius, static_cast<int>(-out.f)));
   if (!(rr < kWidestRadius)) return false;
   const auto r = static_cast<std::int64_t>(rr);
   const Int128 low = h + static_cast<std::int64_t>(lf) - r;
@@ -56,21 +58,27 @@ bool same_value(const Rounded& a, const Rounded& b) {
   return a.overflow == b.overflow && a.significand == b.significand && a.quantum == b.quantum;
 }
 
+// Whether the high end rounds as the low end (lo = its rounding) in t, and,
+// if same_binade, lies in the same binade clamped to t's exponent range (which
+// ulp(y*) depends on). Tries the quick test first.
+bool alike(const Ends& ends, const FormatTraits& t, const Rounded& lo, bool same_binade) {
+  if (ends.low == ends.high || rounds_alike(ends.low, ends.high, ends.f, t)) return true;
+  const Rounded hi = round_integer(ends.negative, ends.high, ends.f, false, t);
+  const auto binade = [&](const Rounded& r) {
+    return std::clamp<std::int64_t>(r.exponent, t.emin, t.emax);
+  };
+  return same_value(lo, hi) && (!same_binade || binade(lo) == binade(hi));
+}
+
 }  // namespace
 
 bool decide_value(dw::DoubleWord y, double radius, const FormatTraits& out, Expected& e) {
   Ends ends;
   if (!ends_of(y, radius, ends)) return false;
   const Rounded lo = round_integer(ends.negative, ends.low, ends.f, false, out);
-  const Rounded hi = round_integer(ends.negative, ends.high, ends.f, false, out);
-  // ulp(y*) depends on the binade of y*, clamped to the format's exponent range.
-  const auto binade = [&](const Rounded& r) {
-    return std::clamp<std::int64_t>(r.exponent, out.emin, out.emax);
-  };
-  if (!same_value(lo, hi) || binade(lo) != binade(hi)) return false;
+  if (!alike(ends, out, lo, /*same_binade=*/true)) return false;
   const Rounded wide_lo = round_integer(ends.negative, ends.low, ends.f, false, kLongDouble);
-  const Rounded wide_hi = round_integer(ends.negative, ends.high, ends.f, false, kLongDouble);
-  if (!same_value(wide_lo, wide_hi)) return false;
+  if (!alike(ends, kLongDouble, wide_lo, /*same_binade=*/false)) return false;
   e.kind = Kind::finite;
   e.rounded = to_double(lo);
   e.exact = to_long_double(wide_lo);
@@ -82,8 +90,7 @@ bool decide_magnitude(dw::DoubleWord m, double radius, Expected& e) {
   Ends ends;
   if (!ends_of(m, radius, ends) || ends.negative) return false;
   const Rounded lo = round_integer(false, ends.low, ends.f, false, kLongDouble);
-  const Rounded hi = round_integer(false, ends.high, ends.f, false, kLongDouble);
-  if (!same_value(lo, hi)) return false;
+  if (!alike(ends, kLongDouble, lo, /*same_binade=*/false)) return false;
   e.magnitude = to_long_double(lo);
   return true;
 }
@@ -94,7 +101,7 @@ Expected exact_zero(const FormatTraits& out) {
   e.rounded = 0.0;
   e.exact = 0.0L;
   e.magnitude = 0.0L;
-  e.ulp = std::ldexp(1.0, out.emin - out.precision + 1);
+  e.ulp = scale(1.0, out.emin - out.precision + 1);
   return e;
 }
 

@@ -21,6 +21,7 @@
 
 #include "double_word.hpp"
 #include "exact_channel.hpp"
+#include "power_of_two.hpp"
 #include "rounding_test.hpp"
 #include "superaccumulator.hpp"
 
@@ -119,8 +120,8 @@ DoubleWord double_word_of(const BigInt& n, std::int64_t e, std::uint64_t m) {
   const auto bq = static_cast<int>(boost::multiprecision::msb(q)) + 1;
   const UInt128 top = q128 >> (bq - 53);
   const UInt128 rest = q128 & ((UInt128{1} << (bq - 53)) - 1);
-  const double hi = std::ldexp(static_cast<double>(top), static_cast<int>(e - s + bq - 53));
-  const double lo = std::ldexp(static_cast<double>(rest), static_cast<int>(e - s));
+  const double hi = scale(static_cast<double>(top), static_cast<int>(e - s + bq - 53));
+  const double lo = scale(static_cast<double>(rest), static_cast<int>(e - s));
   const DoubleWord r = dw::fast_two_sum(hi, lo);
   return negative ? dw::negate(r) : r;
 }
@@ -180,7 +181,7 @@ bool training_dx(const DxChannel& k, double x, double dy, const FormatTraits& ou
   const DoubleWord mag = dw::times_fp(
       dw::plus_dw(dw::plus_fp(k.a_abs, std::fabs(dy)), dw::times_dw(xm_abs, k.b_abs)), k.sv_abs);
   // mag.hi * (1 + 2^-50) >= M: the evaluation of M is within 16u^2 and |lo| <= u|hi|.
-  const double radius = std::ldexp(mag.hi * (1 + 0x1p-50), kRelativeBoundLog2) + k.underflow;
+  const double radius = scale(mag.hi * (1 + 0x1p-50), kRelativeBoundLog2) + k.underflow;
   return decide_value(y, radius, out, e) && decide_magnitude(mag, radius, e);
 }
 

@@ -49,6 +49,12 @@ RoundedPair round_exact_pair(bool negative, const BigInt& n, std::int64_t e, std
 __extension__ typedef unsigned __int128 UInt128;
 Rounded round_integer(bool negative, UInt128 q, std::int64_t f, bool sticky, const FormatTraits& t);
 
+// A quick sufficient condition for round_integer giving low and high (exact
+// integers at 2^f, low < high, both meeting round_integer's range) the same
+// result in t: both in one binade, and no rounding boundary (a midpoint) in
+// [low, high]. False means "cannot tell quickly", not "they differ".
+bool rounds_alike(UInt128 low, UInt128 high, std::int64_t f, const FormatTraits& t);
+
 // Value of a Rounded as a double (format of at most 53 bits) / long double.
 double to_double(const Rounded& r);
 long double to_long_double(const Rounded& r);
