@@ -64,8 +64,8 @@ std::uint32_t double_to_float_bits(double v) {
 bool representable(double v, Format f) {
   if (!std::isfinite(v)) return true;
   if (v == 0) return true;
-  // The quick answer for binary32 (checked against the general one below by
-  // the reference's tests): a conversion rounds, so it is exact iff v is representable.
+  // binary32 quickly: a conversion to float rounds once (past max to Inf), so
+  // it gives v back iff v is representable (tests/reference/half_rounding_test.cpp).
   if (f == Format::binary32) return static_cast<double>(static_cast<float>(v)) == v;
   // Representable iff the top bit is within range and the lowest set bit is no
   // finer than the quantum of the binade (or the subnormal quantum).

@@ -130,5 +130,19 @@ TEST(ReferenceHalfRounding, RepresentableRejectsExtraBits) {
   EXPECT_THROW(double_to_half_bits(0.1), std::invalid_argument);
 }
 
+// binary32 takes a quicker route (a conversion to float); the same edges.
+TEST(ReferenceHalfRounding, RepresentableBinary32AtItsEdges) {
+  constexpr Format k32 = Format::binary32;
+  EXPECT_TRUE(representable(1.0 + std::ldexp(1.0, -23), k32));
+  EXPECT_FALSE(representable(1.0 + std::ldexp(1.0, -24), k32));
+  EXPECT_TRUE(representable(std::ldexp(1.0, -149), k32));            // smallest subnormal
+  EXPECT_FALSE(representable(std::ldexp(1.0, -150), k32));           // half of it
+  EXPECT_FALSE(representable(std::ldexp(3.0, -150), k32));           // between two subnormals
+  EXPECT_TRUE(representable(-std::ldexp(0x1.fffffep0, 127), k32));   // -max
+  EXPECT_FALSE(representable(std::ldexp(1.0, 128), k32));            // past max
+  EXPECT_FALSE(representable(std::ldexp(0x1.fffffe8p0, 127), k32));  // max + ulp/4
+  EXPECT_TRUE(representable(HUGE_VAL, k32));
+}
+
 }  // namespace
 }  // namespace bng::ref
