@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <numeric>
 #include <set>
 #include <string>
@@ -411,4 +412,70 @@ TEST(Check, ADumpTooLargeForMemoryIsSaidSo) {
       << run.output;
   EXPECT_NE(run.output.find("its 1048576 rows cannot be judged"), std::string::npos) << run.output;
   EXPECT_EQ(run.output.find("bad_alloc"), std::string::npos) << run.output;
+}
+
+// What may differ between two judgings of the same files: when they ran, and
+// which reference judged (the issue's "apart from run times and the name of
+// the reference"), and the certificate's digest, which covers those.
+json without_run_details(json j) {
+  if (j.is_object()) {
+    for (const char* key : {"started_utc", "generated_utc", "duration_s", "reference", "digest"}) {
+      j.erase(key);
+    }
+    for (auto& [key, v] : j.items()) v = without_run_details(v);
+  } else if (j.is_array()) {
+    for (auto& v : j) v = without_run_details(v);
+  }
+  return j;
+}
+
+// --reference exact forces the BigInt path: the same report and certificate as
+// the tiered default, which says how many outputs it took to the exact path
+// (a NaN in channel 0 sends that whole channel there: batch + 2 outputs).
+TEST_P(CheckPlanted, BothReferencePathsJudgeAlike) {
+  const auto [combo, target] = GetParam();
+  Scratch dir(std::string("paths_") + target + std::string(bng::combo_name(combo)));
+  for (int is_train : {1, 0}) {
+    Case c = make_case(combo, 6, 5, is_train);
+    c.x[0] = NAN;
+    Outputs o = perfect(c);
+    o.dx[2 * 5 + 3] *= 2;  // one failure, so that the failure lists are compared too
+    const fs::path dump = dir.path() / "dump";
+    write_dump(dump, c, o, target);
+    std::map<std::string, json> report, certificate;
+    for (const char* path : {"tiered", "exact"}) {
+      const fs::path out = dir.path() / path;
+      const auto run = bngcert("check --dir " + dump.string() + " --out " + out.string() +
+                               " --reference " + path);
+      ASSERT_EQ(run.status, 1) << run.output;
+      report[path] = read_json(out / "report.json");
+      certificate[path] = read_json(out / "certificate.json");
+      EXPECT_EQ(report[path]["run"]["reference"]["path"], path);
+      EXPECT_EQ(certificate[path]["runs"][0]["reference"]["path"], path);
+    }
+    // Inference dx is always decided; a training dx whose y* is 0 exactly (as one is
+    // here) cannot be, since its interval holds both signs.
+    const auto fallbacks = report["tiered"]["run"]["reference"]["exact_fallbacks"].get<int>();
+    if (is_train == 1) {
+      EXPECT_GE(fallbacks, 6 + 2);
+      EXPECT_LE(fallbacks, 6 * 5 + 2 * 5);
+    } else {
+      EXPECT_EQ(fallbacks, 6 + 2);
+    }
+    EXPECT_EQ(report["exact"]["run"]["reference"]["exact_fallbacks"], 0);
+    EXPECT_EQ(without_run_details(report["tiered"]), without_run_details(report["exact"]));
+    EXPECT_EQ(without_run_details(certificate["tiered"]),
+              without_run_details(certificate["exact"]));
+  }
+}
+
+TEST(Check, AnUnknownReferencePathIsRefused) {
+  Scratch dir("unknown_path");
+  const Case c = make_case(Combo::fp, 2, 2, 1);
+  write_dump(dir.path() / "dump", c, perfect(c), "ft78ne");
+  const auto run = bngcert("check --dir " + (dir.path() / "dump").string() + " --out " +
+                           (dir.path() / "out").string() + " --reference fast");
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("--reference"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }

@@ -47,6 +47,7 @@ int run_check_command(CheckArgs& a, CLI::App* check, const SharedOptions& shared
   a.pack.jobs = a.dir.jobs;
   a.pack.block_elements = a.dir.block_elements;
   a.pack.progress = a.dir.progress;
+  a.pack.reference = a.dir.reference;
   a.pack.shard = shard_of(a.shard);
   return run_pack_check(a.pack);
 }
@@ -91,6 +92,7 @@ Command add_check_command(CLI::App& app, SharedOptions& shared) {
   check->add_option("--jobs,-j", o.jobs, "worker threads (default: one per core)")
       ->check(CLI::Range(0, kMaxJobs));
   add_shard(check, a->shard)->needs(a->pack_option);
+  add_reference(check, o.reference, "the reference that judges");
   for (prop::Target t : prop::all_targets()) {
     const std::string name(target_name(t));
     check

@@ -102,6 +102,17 @@ void apply_libraries(const LibraryPaths& libs) {
   }
 }
 
+void add_reference(CLI::App* app, ref::Path& path, const std::string& what) {
+  const std::map<std::string, ref::Path> paths = {{"tiered", ref::Path::tiered},
+                                                  {"exact", ref::Path::exact}};
+  app->add_option("--reference", path,
+                  what +
+                      ": tiered (default: a fast evaluation with a proved bound, the exact path "
+                      "only where it cannot decide) or exact (BigInt for every output, for "
+                      "audits); both give the same results bit for bit")
+      ->transform(CLI::CheckedTransformer(paths, CLI::ignore_case).description(""));
+}
+
 void add_campaign(CLI::App* app, CampaignArgs& a) {
   CampaignOptions& o = a.options;
   app->add_option("--targets,-t", a.targets,
@@ -127,6 +138,7 @@ void add_campaign(CLI::App* app, CampaignArgs& a) {
       ->check(CLI::Range(0, 100));
   app->add_option("--jobs,-j", o.jobs, "worker threads (default: one per core)")
       ->check(CLI::Range(0, kMaxJobs));
+  add_reference(app, o.reference, "the reference that judges");
 }
 
 void resolve_campaign(CampaignArgs& a) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bng/reference/reference.hpp"
 #include "cli.hpp"
 #include "progress.hpp"
 #include "shard.hpp"
@@ -82,6 +83,9 @@ void add_campaign(CLI::App* app, CampaignArgs& a);
 void resolve_campaign(CampaignArgs& a);
 
 CLI::Option* add_shard(CLI::App* app, std::string& shard);
+
+// --reference tiered|exact of the subcommands that judge (docs/reference.md).
+void add_reference(CLI::App* app, ref::Path& path, const std::string& what);
 std::optional<Shard> shard_of(const std::string& text);
 
 // The registry's target names, for --targets and --target.

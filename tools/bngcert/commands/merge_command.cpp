@@ -58,6 +58,7 @@ Command add_merge_command(CLI::App& app) {
                    "kernels, or re-judged from the pack) and refuse the merge unless each gives "
                    "its recorded result bit for bit")
       ->check(CLI::Range(0, 1000000));
+  add_reference(merge, o.recheck.reference, "the reference that --recheck judges with");
   merge->add_option("--recheck-seed", a->recheck_seed,
                     "seed of the --recheck draw (default: random)");
   merge->add_option("--pack", a->pack,

@@ -203,7 +203,7 @@ CaseRun run_planned_case(const CampaignPlan& plan, std::size_t job) {
   origin.spec = p.spec;
 
   const Case c = sample_planned(plan, p);
-  const ref::Result expected = ref::compute(c);
+  const ref::Result expected = ref::compute(c, plan.options.reference);
   const prop::RunResult got = prop::run(c, p.spec);
   ++tally.cases;
   ++tally.calls[prop::entry_point(p.spec)];

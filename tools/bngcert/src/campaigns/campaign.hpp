@@ -10,6 +10,7 @@
 
 #include "bng/properties/families.hpp"
 #include "bng/properties/target.hpp"
+#include "bng/reference/reference.hpp"
 #include "case_record.hpp"
 #include "progress.hpp"
 #include "shard.hpp"
@@ -39,6 +40,9 @@ struct CampaignOptions {
   // This run is one path's part of `certify --isa all` (a shard of it then
   // says so, and merge judges each path's shards as a run of their own).
   bool part_of_isa_all = false;
+  // Which reference judges (--reference): not part of the campaign's identity,
+  // since both paths give the same results bit for bit.
+  ref::Path reference = ref::Path::tiered;
   Progress::Style progress = Progress::Style::automatic;
 };
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "json_input.hpp"
+#include "reference_run.hpp"
 
 namespace bng::cert {
 
@@ -34,6 +35,7 @@ json campaign_run_fields(const CampaignOptions& o,
         {{"name", f->name}, {"description", f->description}, {"finite", f->finite}});
   }
   run["families"] = described;
+  run["reference"] = reference_run_field(o.reference);
   return run;
 }
 

@@ -7,6 +7,7 @@
 #include "input_file.hpp"
 #include "json_input.hpp"
 #include "kernel.hpp"
+#include "reference_run.hpp"
 #include "render_common.hpp"
 #include "report.hpp"
 #include "sha256.hpp"
@@ -85,6 +86,7 @@ json run_json(const json& report) {
             {"outputs", run["outputs"]},
             {"failed_outputs", report["verdict"]["failed_outputs"]},
             {"call_errors", report["verdict"]["call_errors"]},
+            {"reference", run.contains("reference") ? run["reference"] : json(nullptr)},
             {"kernels", kernels},
             {"first_failures", failures}};
   if (run.contains("sharding")) r["sharding"] = run["sharding"];
@@ -233,13 +235,15 @@ std::string render_certificate_markdown(const json& c) {
     md += fmt::format("| {} | {} |\n", key, v.is_string() ? v.get<std::string>() : v.dump());
   }
   md +=
-      "\n## Runs\n\n| ISA path | outputs | failed outputs | failed calls | took | verdict |\n"
-      "|---|---:|---:|---:|---:|---|\n";
+      "\n## Runs\n\n| ISA path | outputs | failed outputs | failed calls | judged by | took | "
+      "verdict |\n"
+      "|---|---:|---:|---:|---|---:|---|\n";
   for (const auto& r : c["runs"]) {
-    md += fmt::format("| {} | {} | {} | {} | {:.1f} s | {} |\n",
+    md += fmt::format("| {} | {} | {} | {} | {} | {:.1f} s | {} |\n",
                       r["isa"].is_null() ? "— (files)" : r["isa"]["path"].get<std::string>(),
                       show(r["outputs"]), show(r["failed_outputs"]), show(r["call_errors"]),
-                      r.value("duration_s", 0.0), r["verdict"].get<std::string>());
+                      reference_words(r), r.value("duration_s", 0.0),
+                      r["verdict"].get<std::string>());
   }
   md +=
       "\n## Kernels\n\n| ISA path | target | combo | α | correctly rounded | cases | output | "

@@ -163,7 +163,8 @@ int run_check(const CheckOptions& o) {
   ArrayCheck check;
   try {
     Progress progress("check", blocks, o.progress);
-    check = judge_arrays(a, tgt, shape, {o.alpha, o.block_elements, o.jobs, false, &progress});
+    check = judge_arrays(a, tgt, shape,
+                         {o.alpha, o.block_elements, o.jobs, false, &progress, o.reference});
   } catch (const std::bad_alloc&) {
     throw InputError(
         out_of_memory(o, shape, width, std::min<std::int64_t>(check_jobs(o.jobs), blocks)));

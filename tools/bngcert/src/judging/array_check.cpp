@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "parallel_jobs.hpp"
+#include "reference_run.hpp"
 #include "utc_time.hpp"
 
 namespace bng::cert {
@@ -40,7 +41,8 @@ ArrayCheck judge_arrays(const DumpArrays& a, prop::Target t, const DumpShape& s,
   check.jobs = check_jobs(o.jobs);
   Origin origin;
   origin.family = "input";
-  judge_dump(a, s, origin, 0, o.block_elements, check.jobs, tally, o.progress);
+  check.reference = o.reference;
+  judge_dump(a, s, origin, 0, o.block_elements, check.jobs, o.reference, tally, o.progress);
   return check;
 }
 
@@ -71,6 +73,7 @@ json array_check_run(const ArrayCheck& check, const DumpArrays& a, const DumpSha
           {"alpha_source", alpha_given ? "--alpha" : "declared"},
           {"blocks", check.blocks},
           {"jobs", check.jobs},
+          {"reference", reference_run_field(check.reference)},
           {"started_utc", check.started_utc},
           {"duration_s",
            std::chrono::duration<double>(std::chrono::steady_clock::now() - check.start).count()},

@@ -24,12 +24,14 @@ struct ArrayCheckOptions {
   int jobs = 0;               // 0: every core
   bool keep_failing = false;  // OutputTally::failing (the Python judge)
   Progress* progress = nullptr;
+  ref::Path reference = ref::Path::tiered;
 };
 
 struct ArrayCheck {
   KernelTally tally;
   double declared_alpha = 0;
   std::int64_t blocks = 0;
+  ref::Path reference = ref::Path::tiered;
   int jobs = 1;
   std::string started_utc;
   std::chrono::steady_clock::time_point start;

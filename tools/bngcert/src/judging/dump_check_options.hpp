@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "bng/reference/reference.hpp"
 #include "progress.hpp"
 
 namespace bng::cert {
@@ -28,6 +29,7 @@ struct CheckOptions {
   std::int64_t block_elements = kDefaultBlockElements;
   int jobs = 0;  // threads judging blocks of channels; 0: one per core
   Progress::Style progress = Progress::Style::automatic;
+  ref::Path reference = ref::Path::tiered;  // --reference
 };
 
 }  // namespace bng::cert

@@ -15,7 +15,7 @@ std::int64_t block_width(const DumpShape& s, std::int64_t block_elements) {
 namespace {
 
 void judge_block(const DumpArrays& a, const DumpShape& s, std::int64_t c0, std::int64_t c1,
-                 const Origin& origin, std::uint64_t order, KernelTally& t) {
+                 const Origin& origin, std::uint64_t order, ref::Path reference, KernelTally& t) {
   Case c;
   c.combo = s.combo;
   c.batch = s.batch;
@@ -34,7 +34,7 @@ void judge_block(const DumpArrays& a, const DumpShape& s, std::int64_t c0, std::
   a.at("dbias").read(c0, c.channel, got.dbias.data());
   a.at("dscale").read(c0, c.channel, got.dscale.data());
 
-  const ref::Result r = ref::compute(c);
+  const ref::Result r = ref::compute(c, reference);
   Origin o = origin;
   o.channel_offset = c0;
   o.channel_total = s.channel;
@@ -44,8 +44,8 @@ void judge_block(const DumpArrays& a, const DumpShape& s, std::int64_t c0, std::
 }  // namespace
 
 void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
-                std::uint64_t order_base, std::int64_t block_elements, int jobs, KernelTally& t,
-                Progress* progress) {
+                std::uint64_t order_base, std::int64_t block_elements, int jobs,
+                ref::Path reference, KernelTally& t, Progress* progress) {
   const std::int64_t width = block_width(s, block_elements);
   const std::int64_t blocks = (s.channel + width - 1) / width;
   std::vector<KernelTally> partial(
@@ -57,7 +57,7 @@ void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
   run_jobs(jobs, static_cast<std::size_t>(blocks), [&](int worker, std::size_t i) {
     const auto b = static_cast<std::int64_t>(i);
     const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);
-    judge_block(a, s, c0, c1, origin, order_base + static_cast<std::uint64_t>(b),
+    judge_block(a, s, c0, c1, origin, order_base + static_cast<std::uint64_t>(b), reference,
                 partial[static_cast<std::size_t>(worker)]);
     if (progress) progress->advance();
   });

@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "bng/reference/reference.hpp"
 #include "npy.hpp"
 #include "progress.hpp"
 #include "tally.hpp"
@@ -31,7 +32,7 @@ std::int64_t block_width(const DumpShape& s, std::int64_t block_elements);
 // up to `jobs` threads; the result does not depend on `jobs` (block b has
 // order `order_base + b`). `progress`, if given, advances once per block.
 void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
-                std::uint64_t order_base, std::int64_t block_elements, int jobs, KernelTally& t,
-                Progress* progress);
+                std::uint64_t order_base, std::int64_t block_elements, int jobs,
+                ref::Path reference, KernelTally& t, Progress* progress);
 
 }  // namespace bng::cert

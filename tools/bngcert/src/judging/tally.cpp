@@ -162,6 +162,7 @@ void KernelTally::merge(KernelTally&& o) {
   cases += o.cases;
   for (const auto& [k, n] : o.calls) calls[k] += n;
   call_errors += o.call_errors;
+  exact_fallbacks += o.exact_fallbacks;
   for (auto& [order, m] : o.call_error_messages) note_call_error(order, std::move(m));
   for (int i = 0; i < 3; ++i) outputs[i].merge(std::move(o.outputs[i]));
 }
@@ -270,6 +271,7 @@ void note_worst(const Case& c, const Outputs& got, const Origin& origin, std::ui
 void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
            std::uint64_t order, bool column_worst, KernelTally& t) {
   const double alpha = t.kernel.alpha;
+  t.exact_fallbacks += r.exact_fallbacks;
   for (Output o : kOutputs) {
     const auto& ys = o == Output::dx ? got.dx : o == Output::dbias ? got.dbias : got.dscale;
     const auto& es = o == Output::dx ? r.dx : o == Output::dbias ? r.dbias : r.dscale;

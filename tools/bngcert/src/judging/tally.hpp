@@ -145,6 +145,8 @@ struct KernelTally {
   std::map<std::uint64_t, std::string> call_error_messages;
   void note_call_error(std::uint64_t order, std::string message);
   std::array<OutputTally, 3> outputs;
+  // Outputs the tiered reference took to its exact path (ref::Result::exact_fallbacks).
+  std::int64_t exact_fallbacks = 0;
   bool keep_failing = false;  // fill OutputTally::failing and nonfinite_where_finite
   OutputTally& operator[](Output o) { return outputs[static_cast<int>(o)]; }
   const OutputTally& operator[](Output o) const { return outputs[static_cast<int>(o)]; }

@@ -163,6 +163,30 @@ int isa_rank(const std::string& path) {
                           std::begin(opt::kIsaPaths));
 }
 
+// The reference path every shard says judged it ("tiered" or "exact"; both
+// give the same records, so shards may not mix them only for the report's
+// sake: it names one path).
+json shards_reference(const std::vector<ShardRecord*>& shards, const std::string& where) {
+  std::string path;
+  for (const ShardRecord* s : shards) {
+    const json& r = s->run.contains("reference") ? s->run["reference"] : json();
+    const std::string p = r.is_object() && r.contains("path") && r["path"].is_string()
+                              ? r["path"].get<std::string>()
+                              : "";
+    if (!ref::parse_path(p)) {
+      throw MergeError(fmt::format("shard {}{} does not say which reference judged it ({})",
+                                   s->shard.label(), where, s->dir.string()));
+    }
+    if (!path.empty() && p != path) {
+      throw MergeError(fmt::format(
+          "shards{} were judged by different reference paths ({} and {}): rerun them with one",
+          where, path, p));
+    }
+    path = p;
+  }
+  return {{"path", path}};
+}
+
 // One ISA path's shards, complete or (with --partial) not, as one run.
 struct MergedRun {
   json run;
@@ -206,6 +230,7 @@ MergedRun merge_group(const std::string& path, std::vector<ShardRecord*> shards,
   // What ran is what the plan says, whatever a shard's run record claims.
   m.run["kind"] = shards.front()->command == "check" ? "pack" : "campaign";
   m.run.update(campaign_run_fields(plan.options, plan.families));
+  m.run["reference"] = shards_reference(shards, where);
   for (const auto& k : plan.kernels) {  // every shard's tallies are the plan's kernels, in order
     KernelTally t;
     t.kernel = k.kernel;

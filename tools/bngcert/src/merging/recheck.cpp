@@ -119,6 +119,8 @@ RecheckResult recheck_shards(const std::vector<const ShardRecord*>& shards,
                              const CampaignPlan& plan, const RecheckOptions& o) {
   RecheckResult result;
   if (o.per_shard <= 0 || shards.empty()) return result;
+  CampaignPlan judged_plan = plan;
+  judged_plan.options.reference = o.reference;
   std::map<std::filesystem::path, OpenedPack> packs;  // opened once each
   for (const ShardRecord* s : shards) {
     const std::vector<std::size_t> drawn =
@@ -138,6 +140,7 @@ RecheckResult recheck_shards(const std::vector<const ShardRecord*>& shards,
       if (it == packs.end()) {
         try {
           it = packs.emplace(where, open_pack(where)).first;
+          it->second.plan.options.reference = o.reference;
         } catch (const PackRefused& e) {
           result.refusal = fmt::format("recheck: {}", e.what());
           return result;
@@ -145,7 +148,7 @@ RecheckResult recheck_shards(const std::vector<const ShardRecord*>& shards,
       }
       result.refusal = recheck_pack(*s, it->second, drawn);
     } else {
-      result.refusal = recheck_campaign(*s, plan, drawn);
+      result.refusal = recheck_campaign(*s, judged_plan, drawn);
     }
     if (!result.refusal.empty()) return result;
     result.cases += static_cast<std::int64_t>(drawn.size());

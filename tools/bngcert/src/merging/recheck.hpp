@@ -25,6 +25,9 @@ struct RecheckOptions {
   // Check shards: the pack to re-judge from (default: each shard's pack as it
   // recorded it; shard packs of one export each have their own).
   std::optional<std::filesystem::path> pack;
+  // The reference that judges again (--reference): either path gives the
+  // records bit for bit, so `exact` audits the shards' tiered judging.
+  ref::Path reference = ref::Path::tiered;
 };
 
 struct RecheckResult {

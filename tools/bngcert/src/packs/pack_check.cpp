@@ -191,6 +191,7 @@ int run_pack_check(const PackCheckOptions& o) {
   OpenedPack p;
   try {
     p = open_pack(o.pack);
+    p.plan.options.reference = o.reference;
   } catch (const PackRefused& e) {
     fmt::print(stderr, "bngcert: check refused: {}\n", e.what());
     return kExitError;

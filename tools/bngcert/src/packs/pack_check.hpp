@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "bng/reference/reference.hpp"
 #include "progress.hpp"
 #include "shard.hpp"
 
@@ -18,6 +19,7 @@ struct PackCheckOptions {
   int jobs = 0;                                         // 0: one per core
   std::int64_t block_elements = std::int64_t{1} << 18;  // as CheckOptions
   Progress::Style progress = Progress::Style::automatic;
+  ref::Path reference = ref::Path::tiered;  // --reference
   // --shard K/N: judge only the cases whose export index j has j mod N = K-1
   // and write a shard directory for `bngcert merge`. A pack exported with
   // --shard is such a shard already, and is checked as one.

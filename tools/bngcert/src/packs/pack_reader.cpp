@@ -295,7 +295,8 @@ JudgedPackCase judge_pack_case(const OpenedPack& pack, std::size_t index,
     origin.case_name = pc.name;
     const DumpShape shape{pc.c.combo, pc.c.batch, pc.c.channel, pc.c.is_train};
     // Orders rank cases first, blocks within a case second: deterministic ties.
-    judge_dump(a, shape, origin, job << 32, block_elements, inner_jobs, t, nullptr);
+    judge_dump(a, shape, origin, job << 32, block_elements, inner_jobs, pack.plan.options.reference,
+               t, nullptr);
     std::int64_t fails = 0;
     for (const auto& o : t.outputs) fails += o.all.fails;
     if (fails > 0) out.failure = fmt::format("{} outputs failed their kernel's criterion", fails);

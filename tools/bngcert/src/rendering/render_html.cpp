@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "fault_map.hpp"
+#include "reference_run.hpp"
 #include "render_common.hpp"
 #include "report.hpp"
 #include "svg.hpp"
@@ -100,6 +101,7 @@ void html_run_table(std::string& h, const json& r) {
   for (const auto& [label, value] : build_rows(r["build"])) {
     h += "<tr><th class=\"l\">" + html_escape(label) + "</th>" + tdl(value) + "</tr>";
   }
+  h += "<tr><th class=\"l\">reference</th>" + tdl(reference_words(run)) + "</tr>";
   if (run.value("kind", "") == "check") {
     h += "<tr><th class=\"l\">checked files</th>" + tdl(run.value("input_dir", "?")) + "</tr>";
     h += "<tr><th class=\"l\">call</th>" +

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "reference_run.hpp"
 #include "render_common.hpp"
 #include "report.hpp"
 
@@ -93,6 +94,7 @@ void md_verdict(std::string& md, const json& r) {
   for (const auto& [label, value] : build_rows(r["build"]))
     md += fmt::format("- {}: {}\n", label, value);
   md += fmt::format("- Run: {}\n", run_line(run));
+  md += fmt::format("- Judged by the {} reference\n", reference_words(run));
   if (run.contains("sharding")) md += fmt::format("- {}\n", sharding_line(run["sharding"]));
   md += fmt::format("- Started {}, took {:.1f} s\n\n", run.value("started_utc", "?"),
                     run.value("duration_s", 0.0));

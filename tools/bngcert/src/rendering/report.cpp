@@ -12,6 +12,7 @@
 #include "case_files.hpp"
 #include "library_binding.hpp"
 #include "library_identity.hpp"
+#include "reference_run.hpp"
 #include "release_verdict.hpp"
 
 namespace bng::cert {
@@ -274,11 +275,19 @@ json report_json(const json& run, const std::vector<KernelTally>& kernels,
     ks.push_back(kernel_json(t, outs, build));
   }
   const json verdict = verdict_json(run, kernels, failed, call_errors);
+  // The fall-backs are counted by the tallies, summed here once for every kind of run.
+  json judged_run = run;
+  std::int64_t fallbacks = 0;
+  for (const KernelTally& t : kernels) fallbacks += t.exact_fallbacks;
+  if (!judged_run.contains("reference") || !judged_run["reference"].is_object()) {
+    judged_run["reference"] = {{"path", "unrecorded"}};
+  }
+  judged_run["reference"]["exact_fallbacks"] = fallbacks;
   return {{"schema", "bngcert-report"},
           {"schema_version", kReportSchemaVersion},
           {"generated_utc", run.value("started_utc", "")},
           {"build", build},
-          {"run", run},
+          {"run", judged_run},
           {"verdict", verdict},
           {"kernels", ks}};
 }

@@ -391,6 +391,7 @@ json tallies_to_json(const std::vector<KernelTally>& kernels) {
                   {"calls", k.calls},
                   {"call_errors", k.call_errors},
                   {"call_error_messages", k.call_error_messages},
+                  {"exact_fallbacks", k.exact_fallbacks},
                   {"outputs", outputs}});
   }
   return {{"codec_version", kTallyCodecVersion}, {"kernels", ks}};
@@ -413,6 +414,7 @@ std::vector<KernelTally> tallies_from_json(const json& j) {
       if (!calls.is_object()) throw InputError("calls must be an object");
       for (const auto& [entry, n] : calls.items()) t.calls[entry] = count(n);
       t.call_errors = count(k.at("call_errors"));
+      t.exact_fallbacks = count(k.at("exact_fallbacks"));
       for (const auto& e : k.at("call_error_messages")) {
         t.call_error_messages[any_u64(e.at(0), "an order")] = text(e.at(1));
       }

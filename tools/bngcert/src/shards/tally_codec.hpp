@@ -18,7 +18,8 @@
 namespace bng::cert {
 
 // 2: the per-case records (case_record.hpp) travel with the tallies.
-inline constexpr int kTallyCodecVersion = 2;
+// 3: each kernel's exact_fallbacks (how many outputs the tiered reference took to its exact path).
+inline constexpr int kTallyCodecVersion = 3;
 
 nlohmann::json tallies_to_json(const std::vector<KernelTally>& kernels);
 // Throws std::runtime_error naming what is missing or malformed.
