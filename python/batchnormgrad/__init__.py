@@ -19,13 +19,13 @@ import os
 from . import _arrays, _core, _paths
 from ._judgement import Judgement, OutputJudgement
 from .errors import (AlignError, AlphaError, CoreMaskError, DTypeError, Error, FlagError,
-                     LayoutError, LibraryError, NullError, OutputError, OverlapError, ShapeError,
-                     TargetError, error_for_status)
+                     LayoutError, LibraryError, NullError, OutputError, OverlapError,
+                     ReferencePathError, ShapeError, TargetError, error_for_status)
 
 __all__ = ["grad", "reference", "judge", "targets", "declared_alpha", "Judgement",
            "OutputJudgement", "Error", "NullError", "ShapeError", "FlagError", "CoreMaskError",
            "OverlapError", "AlignError", "DTypeError", "LayoutError", "TargetError",
-           "AlphaError", "LibraryError", "OutputError"]
+           "AlphaError", "LibraryError", "OutputError", "ReferencePathError"]
 
 ALL_CORES = 0xFF
 
@@ -66,31 +66,34 @@ def grad(x, dy, mean, invar, scale, *, train=True, target="mt7004", core_mask=No
     return dx, dscale, dbias
 
 
-def reference(x, dy, mean, invar, scale, *, train=True):
+def reference(x, dy, mean, invar, scale, *, train=True, path="tiered"):
     """(dx, dscale, dbias), the exact results correctly rounded into the call's dtypes.
 
     Where an input an output depends on is NaN or ±Inf there is no real result:
-    NaN there.
+    NaN there. ``path``: "tiered" (default: fast, the exact path only where its
+    rounding test cannot decide) or "exact" (BigInt for every output); the same
+    results bit for bit (docs/reference.md).
     """
     call, (x, dy, mean, invar, scale) = _arrays.describe_call(x, dy, mean, invar, scale, train)
     dx, dscale, dbias = _arrays.outputs(call, None)
-    _core.reference(call.combo, call.batch, call.channel, call.is_train, x, dy, mean, invar,
+    _core.reference(call.combo, call.batch, call.channel, call.is_train, path, x, dy, mean, invar,
                     scale, dx, dscale, dbias)
     return dx, dscale, dbias
 
 
 def judge(x, dy, mean, invar, scale, dx, dscale, dbias, *, train=True, target="mt7004",
-          alpha=None):
+          alpha=None, path="tiered"):
     """Judges (dx, dscale, dbias) of the call (x, dy, mean, invar, scale) against the exact results.
 
     As ``bngcert check`` judges a dump: at the target kernel's declared α, or at
     ``alpha`` for an investigation (then not a release verdict). Returns a
     Judgement: .passed, per output .dx/.dscale/.dbias, .report, .write_report(dir).
+    ``path`` chooses the reference as in reference() (bngcert's --reference).
     """
     call, inputs = _arrays.describe_call(x, dy, mean, invar, scale, train)
     outputs = _arrays.judged_outputs(call, dx, dscale, dbias)
     if alpha is not None:
         alpha = float(alpha)
-    core = _core.judge(target, call.combo, call.batch, call.channel, call.is_train, alpha,
+    core = _core.judge(target, call.combo, call.batch, call.channel, call.is_train, alpha, path,
                        list(call.data_shape), *inputs, *outputs)
     return Judgement(core, call)

@@ -69,6 +69,10 @@ class AlphaError(Error, ValueError):
     """An alpha that is not a finite non-negative number."""
 
 
+class ReferencePathError(Error, ValueError):
+    """A reference path other than "tiered" or "exact"."""
+
+
 class LibraryError(Error, OSError):
     """The kernel library cannot be found or loaded."""
 

@@ -311,7 +311,7 @@ def _json_number(value):
     return value
 
 
-def _judge_layer(layer, directory):
+def _judge_layer(layer, directory, path):
     """Judges torch's (dx, dweight, dbias) of one layer; writes its report into directory."""
     if layer.input.dtype != torch.float32:
         raise AuditError(f"layer {layer.name}: {layer.input.dtype}; the audit judges float32 "
@@ -327,12 +327,13 @@ def _judge_layer(layer, directory):
     if dweight is None:
         # No affine parameters: torch computes no dweight/dbias. The exact results stand in
         # for them so that the judgement is dx's alone; the summary says which were judged.
-        _, dweight_np, dbias_np = reference(x_np, dy_np, mean, invstd, scale, train=layer.train)
+        _, dweight_np, dbias_np = reference(x_np, dy_np, mean, invstd, scale, train=layer.train,
+                                            path=path)
         judged = ["dx"]
     else:
         dweight_np, dbias_np = dweight.numpy(), dbias.numpy()
     judgement = judge(x_np, dy_np, mean, invstd, scale, _channel_last(dx), dweight_np, dbias_np,
-                      train=layer.train, target=TARGET)
+                      train=layer.train, target=TARGET, path=path)
     judgement.write_report(directory)
     outputs = {name: getattr(judgement, name) for name in ("dx", "dscale", "dbias")}
     return {
@@ -394,7 +395,7 @@ def _write_summary(out, layers, unseen):
     (out / "summary.md").write_text("\n".join(lines) + "\n")
 
 
-def audit(model, inputs, targets, loss_fn, out):
+def audit(model, inputs, targets, loss_fn, out, *, path="tiered"):
     """Judges PyTorch's own batch-norm backward in one real training step of ``model``.
 
     On a copy of the model (the caller's is left as it was): train mode, forward on
@@ -408,7 +409,7 @@ def audit(model, inputs, targets, loss_fn, out):
     module name with dots as underscores), summary.json and summary.md. Returns the summary's
     layers: dicts with layer, report, shape, channels, train, judged_outputs, passed,
     worst_bound_use, max_bound_use, failing, nonfinite_where_finite, dx_correctly_rounded_share
-    and dx_max_ulp_error.
+    and dx_max_ulp_error. ``path`` chooses the reference ("tiered" or "exact", as in reference()).
     """
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -436,6 +437,6 @@ def audit(model, inputs, targets, loss_fn, out):
         loss.backward()
 
     out.mkdir(parents=True, exist_ok=True)
-    results = [_judge_layer(layer, out / layer.name.replace(".", "_")) for layer in layers]
+    results = [_judge_layer(layer, out / layer.name.replace(".", "_"), path) for layer in layers]
     _write_summary(out, results, unseen)
     return results

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "bng/binary16.hpp"
 
@@ -13,6 +14,13 @@ Combo combo_named(const std::string& name) {
   if (name == "hp") return Combo::hp;
   if (name == "mp") return Combo::mp;
   raise_error("DTypeError", "no type combination is called '" + name + "'");
+}
+
+ref::Path reference_path_named(const std::string& name) {
+  const std::optional<ref::Path> p = ref::parse_path(name);
+  if (!p)
+    raise_error("ReferencePathError", "no reference path is called '" + name + "' (tiered, exact)");
+  return *p;
 }
 
 prop::Target target_named(const std::string& name) {

@@ -15,6 +15,7 @@
 
 #include "bng/properties/target.hpp"
 #include "bng/reference/case.hpp"
+#include "bng/reference/reference.hpp"
 
 namespace bng::python {
 
@@ -29,6 +30,8 @@ struct CallShape {
 
 Combo combo_named(const std::string& name);          // "fp", "hp", "mp"
 prop::Target target_named(const std::string& name);  // a registry target, else TargetError
+ref::Path reference_path_named(
+    const std::string& name);  // "tiered", "exact", else ReferencePathError
 
 // Raises batchnormgrad.errors.<type_name>(message) in Python.
 [[noreturn]] void raise_error(const char* type_name, const std::string& message);

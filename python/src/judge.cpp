@@ -69,7 +69,8 @@ cert::npy::DType dtype_of(Format f) {
 
 Judgement judge(const std::string& target, const std::string& combo, std::int64_t batch,
                 std::int64_t channel, int is_train, std::optional<double> alpha,
-                const std::vector<std::int64_t>& data_shape, const CallArrays& a) {
+                const std::string& path, const std::vector<std::int64_t>& data_shape,
+                const CallArrays& a) {
   const CallShape shape{combo_named(combo), batch, channel, is_train};
   check_call_arrays(a, shape);
   const prop::Target t = target_named(target);
@@ -93,6 +94,7 @@ Judgement judge(const std::string& target, const std::string& combo, std::int64_
   cert::ArrayCheckOptions options;
   options.alpha = alpha;
   options.keep_failing = true;
+  options.reference = reference_path_named(path);
   try {
     std::optional<cert::ArrayCheck> check;
     {
@@ -125,10 +127,10 @@ void bind_judge(py::module_& m) {
   m.def(
       "judge",
       [](const std::string& target, const std::string& combo, std::int64_t batch,
-         std::int64_t channel, int is_train, std::optional<double> alpha,
+         std::int64_t channel, int is_train, std::optional<double> alpha, const std::string& path,
          const std::vector<std::int64_t>& data_shape, py::array x, py::array dy, py::array mean,
          py::array invar, py::array scale, py::array dx, py::array dscale, py::array dbias) {
-        return judge(target, combo, batch, channel, is_train, alpha, data_shape,
+        return judge(target, combo, batch, channel, is_train, alpha, path, data_shape,
                      {x, dy, mean, invar, scale, dx, dscale, dbias});
       },
       "Judges outputs against the exact reference (batchnormgrad.judge checks the arguments).");

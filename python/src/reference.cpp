@@ -10,7 +10,8 @@ namespace bng::python {
 namespace {
 
 void reference(const std::string& combo, std::int64_t batch, std::int64_t channel, int is_train,
-               CallArrays a) {
+               const std::string& path, CallArrays a) {
+  const ref::Path p = reference_path_named(path);
   const CallShape shape{combo_named(combo), batch, channel, is_train};
   check_call_arrays(a, shape);
   Case c;
@@ -27,7 +28,7 @@ void reference(const std::string& combo, std::int64_t batch, std::int64_t channe
   ref::Result r;
   {
     py::gil_scoped_release unlocked;
-    r = ref::compute(c);
+    r = ref::compute(c, p);
   }
   const auto rounded = [](const std::vector<ref::Expected>& es) {
     std::vector<double> v(es.size());
@@ -45,9 +46,10 @@ void bind_reference(py::module_& m) {
   m.def(
       "reference",
       [](const std::string& combo, std::int64_t batch, std::int64_t channel, int is_train,
-         py::array x, py::array dy, py::array mean, py::array invar, py::array scale, py::array dx,
-         py::array dscale, py::array dbias) {
-        reference(combo, batch, channel, is_train, {x, dy, mean, invar, scale, dx, dscale, dbias});
+         const std::string& path, py::array x, py::array dy, py::array mean, py::array invar,
+         py::array scale, py::array dx, py::array dscale, py::array dbias) {
+        reference(combo, batch, channel, is_train, path,
+                  {x, dy, mean, invar, scale, dx, dscale, dbias});
       },
       "The exact results, correctly rounded, into dx, dscale, dbias.");
 }

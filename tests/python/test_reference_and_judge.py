@@ -69,6 +69,28 @@ def test_reference_is_the_exact_result_rounded_once(rng, data, stats, train):
             np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.parametrize("train", [True, False])
+def test_both_reference_paths_agree_and_say_which_judged(rng, train):
+    call = random_call(rng, (33, 5))
+    tiered = bng.reference(*call, train=train)
+    exact = bng.reference(*call, train=train, path="exact")
+    for t, e in zip(tiered, exact):
+        np.testing.assert_array_equal(t.view(np.uint8), e.view(np.uint8))
+    outputs = bng.grad(*call, train=train)
+    reports = {path: bng.judge(*call, *outputs, train=train, path=path).report
+               for path in ("tiered", "exact")}
+    for path, report in reports.items():
+        assert report["run"]["reference"]["path"] == path
+        assert report["run"]["reference"]["exact_fallbacks"] >= 0
+    assert reports["exact"]["run"]["reference"]["exact_fallbacks"] == 0
+    assert reports["tiered"]["kernels"] == reports["exact"]["kernels"]
+    assert reports["tiered"]["verdict"] == reports["exact"]["verdict"]
+    with pytest.raises(bng.ReferencePathError):
+        bng.reference(*call, path="fast")
+    with pytest.raises(bng.ReferencePathError):
+        bng.judge(*call, *outputs, path="fast")
+
+
 def test_reference_is_nan_where_an_input_is_not_finite(rng):
     x, dy, mean, invar, scale = random_call(rng, (8, 3))
     x[2, 0] = np.nan
