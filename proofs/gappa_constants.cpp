@@ -20,6 +20,7 @@
 #include "bng/optimized/partition.hpp"
 #include "lane_kernels.hpp"
 #include "output_rounding.hpp"
+#include "tiered_bound.hpp"  // reference/src: the judge's bound (tiered_bound.g)
 
 namespace {
 
@@ -49,6 +50,9 @@ const Constant kConstants[] = {
     {"HALF_MAX", bng::opt::F16Limits::max},
     {"HALF_OVERFLOW", bng::opt::F16Limits::overflow},
     {"HALF_ROUNDS_TO_INF", bng::opt::F16Limits::rounds_to_inf},
+    // The tiered reference's radius (reference/src/tiered_bound.hpp).
+    {"TIERED_RELATIVE_BOUND", bng::ref::tiered_bound::kRelative},
+    {"TIERED_MAGNITUDE_SLACK", bng::ref::tiered_bound::kMagnitudeSlack},
 };
 
 // The value of constant `name` in kConstants, scaled where it is the one

@@ -4,12 +4,12 @@
 // and Popescu, "Tight and rigorous error bounds for basic building blocks of
 // double-word arithmetic", ACM TOMS 44(2), 2017; the name of each function
 // below gives the algorithm it implements. proofs/tiered_bound.g composes
-// these bounds into the bound the rounding test uses (docs/reference.md §5).
+// these bounds into the bound the rounding test uses (docs/reference.md, "The tiered path").
 //
 // Every error-free transformation here needs round-to-nearest binary64 with
 // no contraction of a*b+c (the build passes -ffp-contract=off; the fused
 // products are explicit std::fma) and, for two_prod, no underflow: the
-// caller keeps products above 2^-969 (docs/reference.md §5).
+// caller keeps products above 2^-969 (docs/reference.md, "The tiered path").
 #pragma once
 
 #include <cmath>

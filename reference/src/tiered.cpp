@@ -1,5 +1,5 @@
 // The tiered path (see tiered.hpp; the bound is derived in docs/reference.md
-// §5 and checked by proofs/tiered_bound.g).
+// ("The tiered path") and proved by proofs/tiered_bound.g).
 //
 // Per channel, exactly, in superaccumulators (no BigInt work per element):
 //   S1 = sum dy,  S1abs = sum |dy|,  P = sum dy*x,
@@ -24,6 +24,7 @@
 #include "power_of_two.hpp"
 #include "rounding_test.hpp"
 #include "superaccumulator.hpp"
+#include "tiered_bound.hpp"
 
 namespace bng::ref {
 namespace {
@@ -45,15 +46,14 @@ constexpr int kValueLimbs = 14, kProductLimbs = 22;
 // accumulators of the block (about 5 KiB per channel) stay in the L1/L2 cache.
 constexpr std::int64_t kBlockWidth = 16;
 
-// Error bound of the double-word evaluation, relative to the magnitude M:
-// 16 u^2 = 2^-102 proved (docs/reference.md §5, proofs/tiered_bound.g); the
-// test uses 2^-100. Underflow adds at most one 2^-1074 per operation before the
-// product by scale*invar and one after: kUnderflowBeforeSv and kUnderflowAfterSv.
-constexpr int kRelativeBoundLog2 = -100;
+// Error bound of the double-word evaluation, relative to the magnitude M: see
+// tiered_bound.hpp (2^-101 proved by proofs/tiered_bound.g, 2^-100 used).
+// Underflow adds at most one 2^-1074 per operation before the product by
+// scale*invar and one after: kUnderflowBeforeSv and kUnderflowAfterSv.
 constexpr int kUnderflowBeforeSvLog2 = -1060;
 constexpr double kUnderflowAfterSv = 0x1p-1070;
 // The evaluation's products stay above the underflow threshold when |z| does
-// (docs/reference.md §5); below it the exact path decides.
+// (docs/reference.md, "The tiered path"); below it the exact path decides.
 constexpr double kSmallestEvaluated = 0x1p-600;
 
 struct ChannelAccumulators {
@@ -181,7 +181,8 @@ bool training_dx(const DxChannel& k, double x, double dy, const FormatTraits& ou
   const DoubleWord mag = dw::times_fp(
       dw::plus_dw(dw::plus_fp(k.a_abs, std::fabs(dy)), dw::times_dw(xm_abs, k.b_abs)), k.sv_abs);
   // mag.hi * (1 + 2^-50) >= M: the evaluation of M is within 16u^2 and |lo| <= u|hi|.
-  const double radius = scale(mag.hi * (1 + 0x1p-50), kRelativeBoundLog2) + k.underflow;
+  const double radius =
+      scale(mag.hi * (1 + tiered_bound::kMagnitudeSlack), tiered_bound::kRelativeLog2) + k.underflow;
   return decide_value(y, radius, out, e) && decide_magnitude(mag, radius, e);
 }
 

@@ -1,4 +1,4 @@
-// The tiered path (docs/reference.md §5): exact per-channel sums in a
+// The tiered path (docs/reference.md, "The tiered path"): exact per-channel sums in a
 // superaccumulator, a double-word evaluation of every dx with a proved error
 // bound, and the rounding test; the exact path (exact_channel.hpp) takes only
 // what the test cannot decide, and channels with NaN or ±Inf inputs.
