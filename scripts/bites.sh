@@ -15,7 +15,10 @@
 #      inference dx rounded once (the dispatched path);
 #   2. the property suite (from build/release, unplanted) against the copy's
 #      shared libraries: accuracy, bit identity, in place, status rules, hard
-#      cases, 100 cases each.
+#      cases, 100 cases each;
+#   3. the copy's reference (the judge itself): the tiered path against the
+#      exact one (bng_reference_tiered_test, the quick parts) and the Gappa
+#      proof of the tiered bound on the copy's constants (proof.tiered_bound*).
 # Usage: scripts/bites.sh [plant...]   (names of tests/bites/*.patch)
 #        scripts/bites.sh --check-patches   (only: does every patch still apply
 #        to the sources? seconds; the default test suite runs it, so that a
@@ -89,6 +92,12 @@ run_suite() {
   env "${lib_env[@]}" \
   RC_PARAMS="seed=$seed max_success=100" BNG_SHRINK_SECONDS=20 \
     "$prop_exe" --gtest_filter="$prop_filter" >>"$log" 2>&1 || return 1
+  cmake --build "$build" --target bng_reference_tiered_test bng_gappa_constants \
+        -j2 >>"$log" 2>&1 || { echo "BUILD FAILED" >>"$log"; return 3; }
+  "$build/tests/reference/bng_reference_tiered_test" \
+    --gtest_filter='*RandomBitPatterns:*Midpoints:*BatchOne' >>"$log" 2>&1 || return 1
+  ctest --test-dir "$build" -R '^proof\.(build_constants|tiered_bound)' --output-on-failure \
+    >>"$log" 2>&1 || { echo "[  FAILED  ] proof.tiered_bound (ctest)" >>"$log"; return 1; }
 }
 
 failing_tests() {
