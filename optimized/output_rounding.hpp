@@ -1,5 +1,12 @@
-// The final rounding of a double result t into an output format, with the
-// overflow rule of docs/accuracy.md §4: t rounds to nearest-even, except that
+// The final rounding of a double result t into an output format. Two rules:
+//
+// round_nearest_to_*: round to nearest-even, ±Inf from MAX + ulp/2 on, as
+// IEEE 754: for the outputs a kernel declares correctly rounded (inference
+// dx, alpha.hpp), whose t already rounds as y* does (SPEC §5: RN(y*) is ±Inf
+// where y* rounds to ±Inf, and ±MAX is then wrong).
+//
+// round_to_*: the overflow rule of docs/accuracy.md §4 for the outputs
+// judged by alpha: t rounds to nearest-even, except that
 // a t between the largest finite value MAX and 2^(emax+1) gives ±MAX, so
 // that an error in t smaller than half an ulp of the top binade can never turn
 // an output whose exact value rounds to a finite number into ±Inf. A finite
@@ -65,6 +72,16 @@ double guard_overflow(double t, double e) {
 // and optimisation level (SPEC §4 forbids that). docs/spec-notes.md #12.
 inline constexpr std::uint32_t kCanonicalNanF32 = 0x7fc00000u;
 inline constexpr std::uint16_t kCanonicalNanF16 = 0x7e00u;
+
+inline float round_nearest_to_float(double t) {
+  if (std::isnan(t)) return std::bit_cast<float>(kCanonicalNanF32);
+  return static_cast<float>(t);  // nearest-even; ±Inf from MAX + ulp/2 on
+}
+
+inline std::uint16_t round_nearest_to_half(double t) {
+  if (std::isnan(t)) return kCanonicalNanF16;
+  return binary16::round_from_double(t);  // nearest-even; ±Inf from 65520 on
+}
 
 inline float round_to_float(double t) {
   if (std::isnan(t)) return std::bit_cast<float>(kCanonicalNanF32);

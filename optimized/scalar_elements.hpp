@@ -25,13 +25,25 @@ double load1(const void* p, std::int64_t i) {
   }
 }
 
-// Rounded once, with the overflow rule of output_rounding.hpp.
+// Rounded once, with the overflow rule of output_rounding.hpp (outputs
+// judged by alpha).
 template <DataType T>
 void store1(void* p, std::int64_t i, double t) {
   if constexpr (T == DataType::f32) {
     static_cast<float*>(p)[i] = round_to_float(t);
   } else {
     static_cast<std::uint16_t*>(p)[i] = round_to_half(t);
+  }
+}
+
+// Rounded once to nearest-even, ±Inf past the top (output_rounding.hpp's
+// round_nearest_to_*): the correctly rounded outputs, inference dx.
+template <DataType T>
+void store1_nearest(void* p, std::int64_t i, double t) {
+  if constexpr (T == DataType::f32) {
+    static_cast<float*>(p)[i] = round_nearest_to_float(t);
+  } else {
+    static_cast<std::uint16_t*>(p)[i] = round_nearest_to_half(t);
   }
 }
 

@@ -210,8 +210,9 @@ HWY_INLINE hn::Vec<D> round_to_half_precision(D dd, hn::Vec<D> t) {
 
 // The vector store of t (binary64 lanes, or binary32 lanes of binary16 data)
 // into elements i .. of a tensor of type T: true, or false without storing
-// when some lane needs the scalar rules of output_rounding.hpp (the clamp
-// below the overflow threshold, training dx's guard, Inf, the canonical NaN),
+// when some lane needs the scalar rules of output_rounding.hpp (training dx's
+// clamp below the overflow threshold and its guard, inference dx's ±Inf,
+// the canonical NaN),
 // and always on the portable path, whose conversions go lane by lane: rare
 // elsewhere, so one test per vector instead of clamping every lane. Where it
 // stores, the bits are those of store1 (a binary32 value below 65520 rounds to
@@ -225,8 +226,9 @@ HWY_INLINE bool try_store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
     return false;
   } else if constexpr (T == DataType::f32) {
     // Rounding to nearest-even gives Inf exactly from MAX + ulp/2 on, where
-    // store1 would clamp or guard; below that it is store1's result. A NaN
-    // goes to store1 too, which stores the canonical NaN.
+    // store1 would clamp or guard (store1_nearest gives that Inf); below that
+    // it is both's result. A NaN goes to the scalar store too, which stores
+    // the canonical NaN.
     const auto f = hn::DemoteTo(df, t);
     if (HWY_UNLIKELY(!hn::AllTrue(df, hn::IsFinite(f)))) return false;
     hn::StoreU(f, df, static_cast<float*>(p) + i);
@@ -291,7 +293,7 @@ HWY_NOINLINE void each_lane(D d, const F& f, V... v) {
 // is, and `top` keeps the largest magnitude of t's lanes (binary32 bits of
 // |f| as an integer: NaN above Inf above every number). Where a lane needed
 // output_rounding.hpp's scalar rules (try_store's cases), must_store_again
-// has the caller store the group again through `store`. Hardware conversions
+// has the caller store the group again through `store_nearest`. Hardware conversions
 // only (kHardwareConversions: the portable path stores lane by lane).
 template <class D>
 using StoreTop = hn::Vec<hn::Rebind<std::int32_t, D>>;
@@ -326,8 +328,8 @@ HWY_INLINE void store_watched(D d, void* p, std::int64_t i, hn::Vec<D> t, StoreT
 }
 
 // Whether a stored lane was beyond the vector conversion's range (`top`
-// from store_watched: binary32 data's from Inf on, where store1 clamps or
-// guards from MAX + ulp/2; binary16 data's from 65520, as try_store).
+// from store_watched: binary32 data's from Inf on, binary16 data's from
+// 65520, as try_store): the lanes go through store1_nearest.
 template <DataType T, class D>
 HWY_INLINE bool stored_beyond_range(D, StoreTop<D> top) {
   const hn::Rebind<std::int32_t, D> di;
@@ -348,12 +350,29 @@ HWY_INLINE bool must_store_again(D d, VU seen, StoreTop<D> top) {
 }
 
 // t into elements i .. of a tensor of type T: the vector store, or lane by
-// lane with store1 (output_rounding.hpp's rules, written once).
+// lane with store1 (output_rounding.hpp's rule for the outputs judged by
+// alpha, written once).
 template <DataType T, class D>
 HWY_INLINE void store(D d, void* p, std::int64_t i, hn::Vec<D> t) {
   if (HWY_UNLIKELY(!try_store<T>(d, p, i, t))) {
     each_lane(
         d, [p, i](std::size_t k, double v) { store1<T>(p, i + static_cast<std::int64_t>(k), v); },
+        t);
+  }
+}
+
+// Inference dx t (correctly rounded: t rounds as y* does) into elements i ..
+// of a tensor of type T: the vector store, or lane by lane with
+// store1_nearest (round to nearest-even, ±Inf from MAX + ulp/2 on, the
+// canonical NaN), where try_store declines a lane.
+template <DataType T, class D>
+HWY_INLINE void store_nearest(D d, void* p, std::int64_t i, hn::Vec<D> t) {
+  if (HWY_UNLIKELY(!try_store<T>(d, p, i, t))) {
+    each_lane(
+        d,
+        [p, i](std::size_t k, double v) {
+          store1_nearest<T>(p, i + static_cast<std::int64_t>(k), v);
+        },
         t);
   }
 }

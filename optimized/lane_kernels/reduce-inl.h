@@ -76,7 +76,7 @@ HWY_INLINE void add_row_magnitudes(D d, V& ab, V& as, V dy, V dev) {
 }
 
 // Inference dx of kRows rows (lanes l ..) stored again from a*dy rounded to
-// odd through `store`, where must_store_again saw a product that may be a
+// odd through `store_nearest`, where must_store_again saw a product that may be a
 // binary32 boundary (watch_products) or a lane out of the vector store's
 // range (store_watched): rare. Inline: a call in the hot loops made the
 // compiler keep their row pointers on the stack (measured 10-20 % slower).
@@ -85,7 +85,7 @@ HWY_INLINE void store_dx_rounded_to_odd(D d, const LaneSpan& s, std::int64_t bas
                                         hn::Vec<D> k) {
   for (std::int64_t q = 0; q < kRows; ++q) {
     const std::int64_t i = base + q * s.width + l;
-    store<T>(d, s.dx, i, product_rounded_to_odd(d, k, load<T>(d, s.dy, i)));
+    store_nearest<T>(d, s.dx, i, product_rounded_to_odd(d, k, load<T>(d, s.dy, i)));
   }
 }
 
@@ -133,13 +133,13 @@ HWY_INLINE void reduce_rows_watched(D d, const LaneSpan& s, const ReduceOut& out
     if constexpr (kMagnitudes) add_row_magnitudes(d, ab, as, dy, dev);
     if constexpr (kInPlace) {
       // The rows cannot be read again: each vector is decided before its store.
-      store<T>(d, dx, i, product_for_output<23>(d, k, dy));
+      store_nearest<T>(d, dx, i, product_for_output<23>(d, k, dy));
     } else if constexpr (kWriteDx) {
       const V p = hn::Mul(k, dy);
       if constexpr (kHardwareConversions) {
         store_watched<T>(d, dx, i, p, top);
       } else {
-        store<T>(d, dx, i, p);
+        store_nearest<T>(d, dx, i, p);
       }
       watch_products(d, seen, p);
     }

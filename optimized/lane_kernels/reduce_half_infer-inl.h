@@ -93,10 +93,10 @@ HWY_INLINE void add_wide(D d, WV& lo, WV& hi, hn::Vec<D> v) {
 
 // Inference dx of binary16 data where t = a32*dy (binary32, the vector code's
 // product) has a lane not below 65520 (overflow, NaN, a NaN coefficient:
-// rare), and every lane on the portable path: store1 of t where it is below
+// rare), and every lane on the portable path: store1_nearest of t where it is below
 // 65520 (round to nearest-even, like the vector conversion), else a*dy
 // rounded to odd in binary64: exact for hp; for mp (a has up to 48 bits) the
-// one rounding store1 then makes is RN16(a*dy), where a binary64 product
+// one rounding store1_nearest then makes is RN16(a*dy), where a binary64 product
 // rounded to nearest could reach 2^16 (Inf) from an exact product below it.
 // Out of line with its scalars as arguments, so that the hot loop builds
 // nothing for it (measured: a closure built there cost binary16 inference up
@@ -110,12 +110,12 @@ HWY_NOINLINE void store_infer_half_lanes(D ds, void* dx, const double* a, const 
       [dx, a, dy, i, l](std::size_t k, float tk) {
         const std::int64_t e = i + static_cast<std::int64_t>(k);
         if (std::fabs(tk) < kHalfRoundsToInf) {
-          store1<H>(dx, e, tk);
+          store1_nearest<H>(dx, e, tk);
         } else {
           const D1<DD> d1;
           const auto ak = hn::Set(d1, a[l + static_cast<std::int64_t>(k)]);
-          store1<H>(dx, e,
-                    hn::GetLane(product_rounded_to_odd(d1, ak, hn::Set(d1, load1<H>(dy, e)))));
+          store1_nearest<H>(
+              dx, e, hn::GetLane(product_rounded_to_odd(d1, ak, hn::Set(d1, load1<H>(dy, e)))));
         }
       },
       t);
@@ -202,7 +202,7 @@ HWY_INLINE bool rounded_product_decided(D ds, hn::Vec<D> t) {
 
 // mp's last tier: dx of one vector (row `row`, lanes l ..) from the exact
 // a*dy, the binary64 a (48 bits) times dy rounded to odd in binary64, then
-// stored (store<f16>: RN16 and output_rounding.hpp's rules), in binary64
+// stored (store_nearest<f16>: RN16, ±Inf from 65520 on), in binary64
 // vectors of half the lanes. Each element's dy is read before its dx is
 // written, so it is right in place on dy too.
 template <class D>

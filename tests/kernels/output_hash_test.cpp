@@ -126,17 +126,20 @@ struct Recorded {
 // corpus is a binary32 midpoint. mp changed again at issue 24's second
 // step: RN16(y*) itself, whose a32 = RN32(scale*invar) no longer decides
 // (watch_rounded_products); recorded on avx2 and portable, the same on
-// aarch64's paths.
+// aarch64's paths. hp and mp changed again at issue 40 (inference dx at the
+// overflow threshold: RN(y*) is ±Inf from MAX + ulp/2 on, no longer
+// clamped to ±MAX); fp did not (no fp inference product of the corpus lies
+// between MAX and 2^128); recorded on avx3, avx2 and portable.
 // Each kernel the target has (the registry's BNG_TARGET_HAS_*).
 constexpr Recorded kRecorded[] = {
 #if BNG_TARGET_HAS_FP
     {Combo::fp, 0xb75853fa794b9b29, 0x4b26a3388c8ebc91},
 #endif
 #if BNG_TARGET_HAS_HP
-    {Combo::hp, 0x9c29d5a3811bb0b5, 0x4f328ce8fae47821},
+    {Combo::hp, 0x4fc4a19c5f3fabc9, 0xd6681b3ac2131ab5},
 #endif
 #if BNG_TARGET_HAS_MP
-    {Combo::mp, 0x876c40c6b666cd3d, 0x628457e2b1e2f435},
+    {Combo::mp, 0x43bdcc47bc446915, 0x0848055d0dcbf4cd},
 #endif
 };
 

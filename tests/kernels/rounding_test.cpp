@@ -1,8 +1,10 @@
 // The final rounding of the vector paths: inference dx = a*dy
-// with a*dy exact in binary64 must be exactly the rounding rule of
-// output_rounding.hpp (nearest-even; ±MAX between MAX and 2^(emax+1)).
+// with a*dy exact in binary64 must be exactly its rounding to nearest-even,
+// ±Inf from MAX + ulp/2 on (SPEC §5: the kernels declare it correctly
+// rounded, and RN(y*) is ±Inf where y* rounds to ±Inf).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -20,13 +22,51 @@
 namespace bng::ktest {
 namespace {
 
-// What output_rounding.hpp promises for an exact t.
+// RN(t) in format f, ±Inf past the top: what a correctly rounded output of
+// exact value t must be.
 double expected_rounding(double t, Format f) {
-  const double max = f == Format::binary16 ? 65504.0 : 0x1.fffffep127;
-  const double over = f == Format::binary16 ? 65536.0 : 0x1p128;
-  if (std::fabs(t) >= over) return std::copysign(HUGE_VAL, t);
-  if (std::fabs(t) > max) return std::copysign(max, t);
   return ref::round_to(f, t);
+}
+
+// dx of inference case c (0 = is_train) must be `expected` bit for bit: the
+// case, and its rows repeated to more than 9 MiB (a narrow tensor whose row
+// bands, 8, one per modelled core, exceed 1 MiB takes its rows one at a time
+// (binary32) or two (binary16) instead of four: rows-inl.h rows_at_once_pay,
+// each with its own watch), out of place and in place on dy.
+void expect_dx_rounded_once(const Case& c, const std::vector<double>& expected) {
+  const std::size_t n = c.dy.size();
+  const std::size_t bytes = n * (c.combo == Combo::fp ? 4 : 2);
+  const auto copies = static_cast<std::int64_t>((std::size_t{9} << 20) / bytes) + 1;
+  Case large = c;
+  large.batch = c.batch * copies;
+  large.dy.clear();
+  large.x.clear();
+  for (std::int64_t k = 0; k < copies; ++k) {
+    large.dy.insert(large.dy.end(), c.dy.begin(), c.dy.end());
+    large.x.insert(large.x.end(), c.x.begin(), c.x.end());
+  }
+  const Case* const runs[] = {&c, &large};
+  for (const Case* run : runs) {
+    const Encoded encoded = encode_case(*run);
+    // Out of place the kernels watch a group of rows' products and store
+    // the group again where one may be a boundary; in place on dy (the rows
+    // are gone once stored) they decide each vector before its store.
+    for (const InPlace in_place : {InPlace::none, InPlace::dy}) {
+      const Outputs out = decode(*run, run_raw(encoded, 0x3, in_place));
+      int bad = 0;
+      for (std::size_t i = 0; i < out.dx.size() && bad < 5; ++i) {
+        const auto ch = i % static_cast<std::size_t>(c.channel);
+        if (out.dx[i] != expected[i % n]) {
+          ++bad;
+          ADD_FAILURE() << combo_name(c.combo) << " batch " << run->batch
+                        << (in_place == InPlace::dy ? " in place" : "") << " isa "
+                        << opt::isa_name() << " scale " << hex_a(c.scale[ch]) << " invar "
+                        << hex_a(c.invar[ch]) << " dy " << hex_a(run->dy[i]) << ": dx "
+                        << hex_a(out.dx[i]) << ", want " << hex_a(expected[i % n]);
+        }
+      }
+    }
+  }
 }
 
 TEST(BNG_KSUITE(KernelRounding), InferenceDxIsTheRoundingOfAnExactProduct) {
@@ -160,51 +200,82 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexac
     }
     c.x.assign(c.dy.size(), 0.0);
     const ref::Result want = ref::compute(c);
-    const std::size_t n = c.dy.size();
-    std::vector<double> expected(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto ch = i % static_cast<std::size_t>(c.channel);
-      // hp: a*dy (22 + 11 bits) is exact in binary64, and goes through
-      // output_rounding.hpp's rule at the overflow threshold (±MAX below
-      // 2^16), which the reference does not have. fp and mp (|y*| < 2^16
-      // here): the reference's RN(y*).
-      expected[i] = combo == Combo::hp
-                        ? expected_rounding(c.scale[ch] * c.invar[ch] * c.dy[i], Format::binary16)
-                        : want.dx[i].rounded;
+    std::vector<double> expected;
+    for (const ref::Expected& e : want.dx) expected.push_back(e.rounded);  // RN(y*)
+    expect_dx_rounded_once(c, expected);
+  }
+}
+
+// Inference dx at the overflow threshold MAX + ulp/2 of the output format
+// (binary32: 0x1.ffffffp127 = 31 * 601 * 1801 * 2^103; binary16: 65520 =
+// 65 * 63 * 2^4), where RN(y*) is ±Inf from the threshold on (ties to even:
+// MAX's significand is odd) and ±MAX below it (SPEC §5). Triples (scale,
+// invar, dy) whose product is the threshold exactly, and random ones with
+// scale = RN(threshold / (invar * dy)), so that y* falls within about an ulp
+// of it on either side (invar with a full significand: a*dy is then inexact
+// in binary64 for binary32 data); each dy with both signs and one data ulp
+// up and down. Both sides must be there, and every dx must be RN(y*).
+TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceAtTheOverflowThreshold) {
+  std::mt19937_64 rng(0x0f1);
+  std::uniform_real_distribution<double> unit(1.0, 2.0);
+  for (const Combo combo : target_combos()) {
+    const Format df = data_format(combo), sf = stats_format(combo);
+    const ref::FormatTraits t = ref::traits(df);
+    const double threshold = std::ldexp(2.0 - std::ldexp(1.0, -t.precision), t.emax);
+    // (scale, invar, dy) with scale * invar * dy == threshold exactly.
+    std::vector<std::array<double, 3>> triples =
+        df == Format::binary32
+            ? std::vector<std::array<double, 3>>{{18631 * 0x1p-14, 0x1p117, 1801.0},
+                                                 {18631 * 0x1p-14, 0x1p107, 1801 * 0x1p10},
+                                                 {601 * 0x1p-9, 0x1p60, 31 * 1801 * 0x1p40}}
+            : std::vector<std::array<double, 3>>{{65 * 0x1p-6, 0x1p10, 63.0},
+                                                 {65 * 0x1p-6, 0x1p14, 63 * 0x1p-4},
+                                                 {65.0, 1.0, 1008.0}};
+    std::uniform_int_distribution<int> dy_exp(1, df == Format::binary32 ? 20 : 7);
+    std::uniform_int_distribution<int> invar_exp(0, df == Format::binary32 ? 90 : 6);
+    for (int k = 0; k < 24; ++k) {
+      const double dy = ref::round_to(df, std::ldexp(unit(rng), dy_exp(rng)));
+      const double invar = ref::round_to(sf, std::ldexp(unit(rng), invar_exp(rng)));
+      triples.push_back({ref::round_to(sf, threshold / (invar * dy)), invar, dy});
     }
-    // The case, and its rows repeated to more than 9 MiB: a narrow tensor
-    // whose row bands (8, one per modelled core) exceed 1 MiB takes its rows
-    // one at a time (binary32) or two (binary16) instead of four (rows-inl.h
-    // rows_at_once_pay), each with its own watch.
-    const std::size_t bytes = n * (combo == Combo::fp ? 4 : 2);
-    const auto copies = static_cast<std::int64_t>((std::size_t{9} << 20) / bytes) + 1;
-    Case large = c;
-    large.batch = c.batch * copies;
-    large.dy.clear();
-    for (std::int64_t k = 0; k < copies; ++k)
-      large.dy.insert(large.dy.end(), c.dy.begin(), c.dy.end());
-    large.x.assign(large.dy.size(), 0.0);
-    for (const Case* run : {&c, &large}) {
-      const Encoded encoded = encode_case(*run);
-      // Out of place the kernels watch a group of rows' products and store
-      // the group again where one may be a boundary; in place on dy (the rows
-      // are gone once stored) they decide each vector before its store.
-      for (const InPlace in_place : {InPlace::none, InPlace::dy}) {
-        const Outputs out = decode(*run, run_raw(encoded, 0x3, in_place));
-        int bad = 0;
-        for (std::size_t i = 0; i < out.dx.size() && bad < 5; ++i) {
-          const auto ch = i % static_cast<std::size_t>(c.channel);
-          if (out.dx[i] != expected[i % n]) {
-            ++bad;
-            ADD_FAILURE() << combo_name(combo) << " batch " << run->batch
-                          << (in_place == InPlace::dy ? " in place" : "") << " isa "
-                          << opt::isa_name() << " scale " << hex_a(c.scale[ch]) << " invar "
-                          << hex_a(c.invar[ch]) << " dy " << hex_a(run->dy[i]) << ": dx "
-                          << hex_a(out.dx[i]) << ", want " << hex_a(expected[i % n]);
-          }
+    Case c;
+    c.combo = combo;
+    c.is_train = 0;
+    c.channel = static_cast<std::int64_t>(triples.size());
+    c.batch = 6;
+    for (const auto& tr : triples) {
+      c.scale.push_back(tr[0]);
+      c.invar.push_back(tr[1]);
+      c.mean.push_back(0.0);
+    }
+    // dy, then one data ulp up, then one down (dy > 0, never a power of two
+    // below, where the spacing halves, except by chance: then half of it).
+    for (const int step : {0, 1, -1}) {
+      for (const double sign : {1.0, -1.0}) {
+        for (const auto& tr : triples) {
+          const double u = ref::ulp_in(df, tr[2]);
+          int e = 0;
+          const bool power_of_two = std::frexp(tr[2], &e) == 0.5;
+          const double down = power_of_two ? u / 2 : u;
+          c.dy.push_back(sign * (step > 0 ? tr[2] + u : step < 0 ? tr[2] - down : tr[2]));
         }
       }
     }
+    c.x.assign(c.dy.size(), 0.0);
+    const ref::Result want = ref::compute(c);
+    std::vector<double> expected;
+    const double max = ref::round_to(df, threshold) == HUGE_VAL
+                           ? std::ldexp(2.0 - std::ldexp(1.0, 1 - t.precision), t.emax)
+                           : 0.0;
+    int infinite = 0, top = 0;
+    for (const ref::Expected& e : want.dx) {
+      expected.push_back(e.rounded);
+      infinite += std::isinf(e.rounded) ? 1 : 0;
+      top += std::fabs(e.rounded) == max ? 1 : 0;
+    }
+    ASSERT_GE(infinite, 16) << combo_name(combo) << ": too few y* that round to ±Inf";
+    ASSERT_GE(top, 16) << combo_name(combo) << ": too few y* that round to ±MAX";
+    expect_dx_rounded_once(c, expected);
   }
 }
 
