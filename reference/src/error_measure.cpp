@@ -81,10 +81,15 @@ Measure measure(double y, const ref::Expected& e, Format f, double alpha) {
 
 Measure measure(double y, const ref::Expected& e, Format f, double alpha, bool correctly_rounded) {
   Measure m = measure(y, e, f, alpha);
-  if (correctly_rounded && e.kind == ref::Kind::finite && std::isfinite(e.rounded) &&
-      !std::isnan(y)) {
+  // RN(y*) includes ±Inf where y* rounds to ±Inf (SPEC §5): ±MAX is then not
+  // RN(y*), however close to y* it is.
+  if (correctly_rounded && e.kind == ref::Kind::finite && !std::isnan(y)) {
     m.pass = y == e.rounded;  // +0 == -0: the sign of a zero is not judged
-    m.reason = m.pass ? "" : "y is not RN(y*), and the kernel declares correct rounding";
+    m.reason = m.pass                  ? ""
+               : std::isinf(e.rounded) ? "y* rounds to ±Inf, y is finite, and the kernel "
+                                         "declares correct rounding"
+                                       : "y is not RN(y*), and the kernel declares correct "
+                                         "rounding";
   }
   return m;
 }

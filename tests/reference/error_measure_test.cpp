@@ -99,7 +99,7 @@ TEST(ReferenceErrorMeasure, OverflowingReferenceAcceptsInfOrNearbyFinite) {
 }
 
 // A kernel that declares correct rounding (SPEC §5) passes a finite RN(y*)
-// only by equality, the sign of a zero aside; an overflowing one as before.
+// only by equality, the sign of a zero aside, and ±Inf where y* rounds to it.
 TEST(ReferenceErrorMeasure, CorrectRoundingIsJudgedByEquality) {
   const double ulp = 0x1p-23;
   const Expected e = finite(1.0, 1.0L + 0x1p-26L, ulp, 1.0L);
@@ -113,12 +113,20 @@ TEST(ReferenceErrorMeasure, CorrectRoundingIsJudgedByEquality) {
   EXPECT_TRUE(measure(-0.0, zero, kF, 0x1p-40, true).pass);
   EXPECT_FALSE(measure(0x1p-149, zero, kF, 0x1p-40, true).pass);
   EXPECT_FALSE(measure(kNan, e, kF, 0x1p-40, true).pass);
-  // RN(y*) = +Inf: Inf, and a finite y within the tolerance, pass as without
-  // the declaration (binary16: MAX = 65504, y* = 65520).
+  // RN(y*) = +Inf (binary16: MAX = 65504, y* = 65520): only Inf passes the
+  // declaration; MAX, within the tolerance, passes without it.
   const Expected over = finite(kInf, 65520.0L, 32.0, 65520.0L);
   EXPECT_TRUE(measure(kInf, over, Format::binary16, 0x1p-21, true).pass);
-  EXPECT_TRUE(measure(65504.0, over, Format::binary16, 0x1p-21, true).pass);
+  const Measure saturated = measure(65504.0, over, Format::binary16, 0x1p-21, true);
+  EXPECT_FALSE(saturated.pass);
+  EXPECT_STREQ(saturated.reason,
+               "y* rounds to ±Inf, y is finite, and the kernel declares correct rounding");
+  EXPECT_TRUE(measure(65504.0, over, Format::binary16, 0x1p-21).pass);
   EXPECT_FALSE(measure(-kInf, over, Format::binary16, 0x1p-21, true).pass);
+  // Just below the threshold RN(y*) = MAX: Inf fails, with or without it.
+  const Expected below = finite(65504.0, 65519.0L, 32.0, 65519.0L);
+  EXPECT_TRUE(measure(65504.0, below, Format::binary16, 0x1p-21, true).pass);
+  EXPECT_FALSE(measure(kInf, below, Format::binary16, 0x1p-21, true).pass);
   // The non-finite kinds keep their rules.
   EXPECT_TRUE(measure(kNan, special(Kind::nan), kF, 0x1p-40, true).pass);
   EXPECT_TRUE(measure(kInf, special(Kind::nonfinite), kF, 0x1p-40, true).pass);
@@ -152,7 +160,8 @@ TEST(ReferenceErrorMeasure, OnReferenceOutput) {
   EXPECT_EQ(r.dx[0].rounded, kInf);
   EXPECT_EQ(r.dx[0].ulp, 32.0);
   EXPECT_TRUE(measure(kInf, r.dx[0], Format::binary16, 0).pass);
-  EXPECT_TRUE(measure(65504.0, r.dx[0], Format::binary16, 0).pass);
+  EXPECT_TRUE(measure(65504.0, r.dx[0], Format::binary16, 0).pass);  // within alpha = 0's 1 ulp
+  EXPECT_FALSE(measure(65504.0, r.dx[0], Format::binary16, 0, true).pass);
   EXPECT_TRUE(measure(r.dbias[0].rounded, r.dbias[0], Format::binary16, 0).pass);
 }
 

@@ -21,8 +21,8 @@ struct Measure {
 Measure measure(double y, const ref::Expected& e, Format f, double alpha);
 
 // The same for an output whose kernel declares correct rounding (SPEC §5)
-// when correctly_rounded: where RN(y*) is finite, y passes only as RN(y*)
-// (the sign of a zero is not judged); where it is ±Inf, by the rule above.
+// when correctly_rounded: y passes only as RN(y*), ±Inf included where y*
+// rounds to ±Inf (the sign of a zero is not judged).
 // The error figures are measure's either way.
 Measure measure(double y, const ref::Expected& e, Format f, double alpha, bool correctly_rounded);
 
