@@ -19,6 +19,11 @@ rc::Gen<Vec> vec(std::int64_t n, rc::Gen<double> g) {
   return rc::gen::container<Vec>(static_cast<std::size_t>(n), std::move(g));
 }
 
+template <class T>
+rc::Gen<std::vector<T>> vec_of(std::int64_t n, rc::Gen<T> g) {
+  return rc::gen::container<std::vector<T>>(static_cast<std::size_t>(n), std::move(g));
+}
+
 rc::Gen<int> is_train() {
   return gen::pick_of<int>({1, 0});
 }
@@ -275,6 +280,112 @@ rc::Gen<Case> mean_dominates(Combo combo) {
       });
 }
 
+// The output format's overflow threshold MAX + ulp_top/2, from which (ties
+// to even: MAX's significand is odd) a value rounds to ±Inf, and ulp_top.
+struct OverflowEdge {
+  double threshold, ulp_top;
+};
+OverflowEdge overflow_edge_of(Format f) {
+  const ref::FormatTraits t = ref::traits(f);
+  const double ulp_top = std::ldexp(1.0, t.emax + 1 - t.precision);
+  return {std::ldexp(2.0, t.emax) - ulp_top / 2, ulp_top};
+}
+
+// One channel's draw for overflow_edge: which output sits at the edge (0:
+// dx = a*dy, 1: dbias), the distance from the threshold in quarters (dx)
+// or eighths (dbias) of ulp_top, -8..8, and the exponents and significands
+// of dy and invar and the channel's constant x.
+struct EdgeDraw {
+  int mode, steps, dy_exp, invar_exp;
+  double dy_significand, invar_significand, x;
+};
+
+rc::Gen<EdgeDraw> edge_draw(Format df, Format sf) {
+  const bool wide = df == Format::binary32;
+  return rc::gen::map(
+      rc::gen::tuple(gen::pick<int>(0, 1, 0), gen::pick<int>(-8, 8, 0),
+                     gen::pick<int>(1, wide ? 20 : 7, 1), gen::pick<int>(0, wide ? 90 : 6, 0),
+                     gen::uniform(df, 1, 2), gen::uniform(sf, 1, 2), gen::uniform(df, -4, 4)),
+      [](const std::tuple<int, int, int, int, double, double, double>& v) {
+        return EdgeDraw{std::get<0>(v), std::get<1>(v), std::get<2>(v), std::get<3>(v),
+                        std::get<4>(v), std::get<5>(v), std::get<6>(v)};
+      });
+}
+
+// dy one data ulp up (k = 1) or down (k = -1) from g > 0, or g itself.
+double nudged(Format f, double g, int k) {
+  const double u = ref::ulp_in(f, g);
+  int e = 0;
+  const double down = std::frexp(g, &e) == 0.5 ? u / 2 : u;  // the spacing halves below 2^e
+  return k > 0 ? g + u : k < 0 ? g - down : g;
+}
+
+// Channel c of case c0 at the overflow edge. x = mean (x̂ = 0), so that
+// training dx is a*(dy - Σdy/m). Mode 0: scale = RN(edge / (invar*g)) for an
+// edge a few quarter-ulps from the threshold, and dy = ±g (one ulp up or
+// down on some rows): inference dx = a*dy lands just below, at or above the
+// threshold, and so does training dx, whose dy is mirrored (row n and row
+// batch-1-n opposite, the middle row 0) so that Σdy = 0. Mode 1 (data and
+// dbias in the same format, batch >= 2): dy = ±MAX and ±(ulp_top/2 + a few
+// eighths), the rest 0, so that dbias = Σdy sits at the threshold.
+void place_at_edge(Case& c, std::int64_t ch, const EdgeDraw& d) {
+  const Format df = data_format(c.combo), sf = stats_format(c.combo);
+  const OverflowEdge edge = overflow_edge_of(df);
+  const auto width = static_cast<std::size_t>(c.channel);
+  const auto at = [&](std::int64_t n) -> double& {
+    return c.dy[static_cast<std::size_t>(n) * width + static_cast<std::size_t>(ch)];
+  };
+  const auto k = static_cast<std::size_t>(ch);
+  c.mean[k] = d.x;
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    c.x[static_cast<std::size_t>(n) * width + k] = d.x;
+  }
+  const double invar = round_to(sf, std::ldexp(d.invar_significand, d.invar_exp));
+  c.invar[k] = invar;
+  const bool dbias_edge = d.mode == 1 && df == sf && c.batch >= 2;
+  if (dbias_edge) {
+    c.scale[k] = 1;
+    const double sign = d.steps % 2 == 0 ? 1.0 : -1.0;
+    for (std::int64_t n = 0; n < c.batch; ++n) at(n) = 0;
+    at(0) = sign * (edge.threshold - edge.ulp_top / 2);  // ±MAX
+    at(c.batch - 1) = sign * (edge.ulp_top / 2 + d.steps * edge.ulp_top / 8);
+    return;
+  }
+  const double g = round_to(df, std::ldexp(d.dy_significand, d.dy_exp));
+  const double target = edge.threshold + d.steps * edge.ulp_top / 4;
+  c.scale[k] = round_to(sf, target / (invar * g));
+  const std::int64_t mirrored = c.is_train != 0 ? c.batch / 2 : c.batch;
+  for (std::int64_t n = 0; n < mirrored; ++n) {
+    at(n) = (n % 2 == 0 ? 1.0 : -1.0) * nudged(df, g, static_cast<int>(n % 3) - 1);
+    if (c.is_train != 0) at(c.batch - 1 - n) = -at(n);
+  }
+  if (c.is_train != 0 && c.batch % 2 == 1) at(c.batch / 2) = 0;
+}
+
+// Outputs just below, at and just above the output format's overflow
+// threshold, in inference and training: where y* rounds to ±Inf a
+// correctly rounded output must be ±Inf (SPEC §5), not ±MAX.
+rc::Gen<Case> overflow_edge(Combo combo) {
+  const Format df = data_format(combo), sf = stats_format(combo);
+  return rc::gen::mapcat(
+      rc::gen::pair(gen::shape(), is_train()), [=](const std::pair<Shape, int>& p) {
+        const Shape s = p.first;
+        return rc::gen::map(vec_of(s.channel, edge_draw(df, sf)),
+                            [=](const std::vector<EdgeDraw>& draws) {
+                              const auto n = static_cast<std::size_t>(s.batch * s.channel);
+                              Case c = make(combo, s, p.second, Vec(n), Vec(n));
+                              const auto ch = static_cast<std::size_t>(s.channel);
+                              c.mean.assign(ch, 0.0);
+                              c.invar.assign(ch, 1.0);
+                              c.scale.assign(ch, 1.0);
+                              for (std::int64_t k = 0; k < s.channel; ++k) {
+                                place_at_edge(c, k, draws[static_cast<std::size_t>(k)]);
+                              }
+                              return c;
+                            });
+      });
+}
+
 enum class Slot : int { x, dy, mean, invar, scale };
 
 // One channel gets NaN or ±Inf in one or two of its inputs; SPEC §4 says it
@@ -350,6 +461,10 @@ const Family kFamilies[] = {
     {"mean_dominates",
      "|mean| up to 2^30 (binary16: 2^13) above a unit spread: x - mean keeps only low bits",
      &mean_dominates, true},
+    {"overflow_edge",
+     "inference and training dx (and dbias where it has the data's format) just below, at and "
+     "just above the output format's overflow threshold MAX + ulp/2",
+     &overflow_edge, true},
     {"nonfinite_channel",
      "an ordinary case with NaN or ±Inf planted in one or two inputs of one channel",
      &nonfinite_channel, false},
