@@ -320,7 +320,7 @@ double nudged(Format f, double g, int k) {
   return k > 0 ? g + u : k < 0 ? g - down : g;
 }
 
-// Channel c of case c0 at the overflow edge. x = mean (x̂ = 0), so that
+// Channel ch of case c at the overflow edge. x = mean (x̂ = 0), so that
 // training dx is a*(dy - Σdy/m). Mode 0: scale = RN(edge / (invar*g)) for an
 // edge a few quarter-ulps from the threshold, and dy = ±g (one ulp up or
 // down on some rows): inference dx = a*dy lands just below, at or above the
