@@ -90,7 +90,7 @@ run_suite() {
       >>"$log" 2>&1 || return 1
   done
   env "${lib_env[@]}" \
-  RC_PARAMS="seed=$seed max_success=100" BNG_SHRINK_SECONDS=20 \
+  RC_PARAMS="seed=$seed max_success=100 noshrink=1" \
     "$prop_exe" --gtest_filter="$prop_filter" >>"$log" 2>&1 || return 1
   cmake --build "$build" --target bng_reference_tiered_test bng_gappa_constants \
         -j2 >>"$log" 2>&1 || { echo "BUILD FAILED" >>"$log"; return 3; }
