@@ -63,6 +63,34 @@ TEST(Families, sampling_is_deterministic) {
   }
 }
 
+// A failing property must report in bounded time: a long case may not offer
+// RapidCheck one shrink per element (each try rebuilds the whole vector, so a
+// 65536-element case would take hours to shrink), only shrinks of its shape.
+// A small case keeps its element shrinks.
+std::size_t shrinks_up_to(const rc::Shrinkable<Case>& s, std::size_t cap) {
+  std::size_t n = 0;
+  auto seq = s.shrinks();
+  while (n <= cap && seq.next()) ++n;
+  return n;
+}
+
+TEST(Families, long_cases_shrink_by_shape_not_element_by_element) {
+  constexpr std::size_t kCap = 1000;
+  const rc::Shrinkable<Case> large =
+      find_family("large_cancel")->gen(Combo::fp)(rc::Random(7), 100);
+  ASSERT_GT(large.value().elements(), 65535);
+  EXPECT_LE(shrinks_up_to(large, kCap), kCap)
+      << "a " << large.value().elements() << "-element case shrinks element by element";
+  // The first "ordinary" case of 16 to 1024 elements (seeds in order: deterministic).
+  std::uint64_t seed = 0;
+  auto small = find_family("ordinary")->gen(Combo::fp)(rc::Random(seed), 20);
+  while (small.value().elements() < 16 || small.value().elements() > 1024) {
+    small = find_family("ordinary")->gen(Combo::fp)(rc::Random(++seed), 20);
+  }
+  EXPECT_GT(shrinks_up_to(small, kCap), static_cast<std::size_t>(small.value().elements()))
+      << "a small case lost its element shrinks";
+}
+
 // Each value generator yields what its name promises.
 TEST(Generators, special_values_occur) {
   for (Format f : {Format::binary16, Format::binary32}) {
