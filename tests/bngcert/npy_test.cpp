@@ -218,6 +218,22 @@ TEST_F(NpyTest, ReadColumnsSlicesRows) {
   EXPECT_THROW(Array::open(p).read_columns(5, 2, 6, out), std::out_of_range);
 }
 
+TEST_F(NpyTest, ReadColumnsTransposedGivesColumnByColumn) {
+  std::vector<double> v(4 * 5);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i) - 7.5;
+  const std::vector<std::int64_t> shape = {4, 5};
+  for (const DType t : {DType::f2, DType::f4, DType::f8}) {
+    const fs::path p = dir_ / "cols_t.npy";
+    bng::cert::npy::write(p, t, shape, v);
+    std::vector<double> out;
+    Array::open(p).read_columns_transposed(5, 1, 4, out);
+    EXPECT_EQ(out, (std::vector<double>{-6.5, -1.5, 3.5, 8.5, -5.5, -0.5, 4.5, 9.5, -4.5, 0.5, 5.5,
+                                        10.5}));
+    EXPECT_THROW(Array::open(p).read_columns_transposed(3, 0, 1, out), std::out_of_range);
+    EXPECT_THROW(Array::open(p).read_columns_transposed(5, 4, 3, out), std::out_of_range);
+  }
+}
+
 struct BadFile {
   const char* what;
   std::string bytes;

@@ -311,6 +311,24 @@ Array Array::from_memory(std::string name, DType dtype, std::vector<std::int64_t
   return a;
 }
 
+namespace {
+
+// Calls body(decode) with the element decoder of `t`: the dtype is chosen once
+// per slice, not once per element.
+template <class Body>
+void with_decoder(DType t, Body&& body) {
+  switch (t) {
+    case DType::f2:
+      return body([](const unsigned char* p) { return decode(DType::f2, p); });
+    case DType::f4:
+      return body([](const unsigned char* p) { return decode(DType::f4, p); });
+    case DType::f8:
+      return body([](const unsigned char* p) { return decode(DType::f8, p); });
+  }
+}
+
+}  // namespace
+
 void Array::read(std::int64_t first, std::int64_t count, double* out) const {
   if (first < 0 || count < 0 || first + count > header_.elements()) {
     throw std::out_of_range(fmt::format("{}: elements [{}, {}) outside the array's {}", name_,
@@ -319,7 +337,9 @@ void Array::read(std::int64_t first, std::int64_t count, double* out) const {
   const std::size_t size = item_size(header_.dtype);
   const unsigned char* p =
       bytes_.data() + header_.data_offset + static_cast<std::size_t>(first) * size;
-  for (std::int64_t i = 0; i < count; ++i, p += size) out[i] = decode(header_.dtype, p);
+  with_decoder(header_.dtype, [&](auto decode_one) {
+    for (std::int64_t i = 0; i < count; ++i, p += size) out[i] = decode_one(p);
+  });
 }
 
 std::vector<double> Array::read_all() const {
@@ -328,18 +348,38 @@ std::vector<double> Array::read_all() const {
   return v;
 }
 
-void Array::read_columns(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
-                         std::vector<double>& out) const {
+std::int64_t Array::column_rows(std::int64_t columns, std::int64_t c_begin,
+                                std::int64_t c_end) const {
   const std::int64_t n = header_.elements();
   if (columns <= 0 || n % columns != 0 || c_begin < 0 || c_begin > c_end || c_end > columns) {
     throw std::out_of_range(fmt::format("{}: columns [{}, {}) of {} do not fit the array of {}",
                                         name_, c_begin, c_end, columns, n));
   }
-  const std::int64_t rows = n / columns;
+  return n / columns;
+}
+
+void Array::read_columns(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
+                         std::vector<double>& out) const {
+  const std::int64_t rows = column_rows(columns, c_begin, c_end);
   const std::int64_t width = c_end - c_begin;
   out.resize(static_cast<std::size_t>(rows * width));
   for (std::int64_t r = 0; r < rows; ++r)
     read(r * columns + c_begin, width, out.data() + r * width);
+}
+
+void Array::read_columns_transposed(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
+                                    std::vector<double>& out) const {
+  const std::int64_t rows = column_rows(columns, c_begin, c_end);
+  const std::int64_t width = c_end - c_begin;
+  out.resize(static_cast<std::size_t>(rows * width));
+  const std::size_t size = item_size(header_.dtype);
+  const unsigned char* data = bytes_.data() + header_.data_offset;
+  with_decoder(header_.dtype, [&](auto decode_one) {
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const unsigned char* p = data + static_cast<std::size_t>(r * columns + c_begin) * size;
+      for (std::int64_t j = 0; j < width; ++j, p += size) out[j * rows + r] = decode_one(p);
+    }
+  });
 }
 
 std::vector<unsigned char> encode(DType dtype, std::span<const std::int64_t> shape,

@@ -69,8 +69,15 @@ class Array {
   // of every row, row by row (out gets rows * (c_end - c_begin) values).
   void read_columns(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
                     std::vector<double>& out) const;
+  // The same columns, column by column: out[j * rows + r] is row r of column
+  // c_begin + j (one pass over the rows reads each row's part once).
+  void read_columns_transposed(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
+                               std::vector<double>& out) const;
 
  private:
+  // Rows of the array viewed as rows of `columns`; std::out_of_range unless
+  // [c_begin, c_end) is a range of columns of it.
+  std::int64_t column_rows(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end) const;
   Array() = default;
   std::string name_;
   Header header_;
