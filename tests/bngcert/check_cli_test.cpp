@@ -134,6 +134,40 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.target) + "_" + std::string(bng::combo_name(info.param.combo));
     });
 
+// Blocks narrower than a cache line of a row are read in bands of several
+// blocks (dump_judge.cpp): one block for the whole call, one channel a block
+// in bands of 16 on one thread (the last band partial), two channels a block
+// in bands of 4 on two threads all give the same kernels' part of the report,
+// planted failures and worst outputs included.
+TEST(Check, BandsOfBlocksGiveTheReportOfOneBlock) {
+  Scratch dir("bands");
+  for (const Combo combo : {Combo::fp, Combo::hp}) {
+    const Case c = make_case(combo, 7, 37, 1);
+    Outputs o = perfect(c);
+    for (const std::size_t at :
+         {std::size_t{3}, std::size_t{5 * 37 + 20}, std::size_t{6 * 37 + 36}})
+      o.dx[at] = o.dx[at] == 0 ? 1 : o.dx[at] * 2;
+    o.dscale[17] = o.dscale[17] == 0 ? 1 : o.dscale[17] * 2;
+    const fs::path in = dir.path() / ("in_" + std::string(bng::combo_name(combo)));
+    write_dump(in, c, o, "mt7004");
+    json want;
+    for (const char* blocks : {" --block-elements 1000000", " --block-elements 7 --jobs 1",
+                               " --block-elements 14 --jobs 2"}) {
+      const fs::path out = dir.path() / "out";
+      fs::remove_all(out);
+      const auto run = bngcert("check --dir " + in.string() + " --out " + out.string() + blocks);
+      EXPECT_EQ(run.status, 1) << run.output;
+      const json kernels = read_json(out / "report.json")["kernels"];
+      EXPECT_EQ(failures_of(read_json(out / "report.json")).size(), 4u) << blocks;
+      if (want.is_null()) {
+        want = kernels;
+      } else {
+        EXPECT_EQ(kernels, want) << bng::combo_name(combo) << blocks;
+      }
+    }
+  }
+}
+
 TEST(Check, SpatialShapeAndFlagsInsteadOfParams) {
   Scratch dir("spatial");
   const Case c = make_case(Combo::mp, 6, 5, 1);

@@ -1,6 +1,7 @@
 #include "dump_judge.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "bng/reference/reference.hpp"
@@ -14,21 +15,72 @@ std::int64_t block_width(const DumpShape& s, std::int64_t block_elements) {
 
 namespace {
 
-void judge_block(const DumpArrays& a, const DumpShape& s, std::int64_t c0, std::int64_t c1,
-                 const Origin& origin, std::uint64_t order, ref::Path reference, KernelTally& t) {
+// A row's bytes come from memory a cache line at a time. A block narrower than
+// a line (a tall call: one channel of 262144 rows is already 2^18 elements)
+// would read a whole line of each row for a few bytes of it, and the next
+// block the same lines again: x, dy and dx are read for a band of blocks at
+// once, each row's part in one pass, column by column. At most kMaxBandBlocks
+// blocks a band (memory: the band's three arrays as doubles, 24 bytes an
+// element), and at least two bands a worker while the blocks allow.
+constexpr std::int64_t kLineBytes = 64;
+constexpr std::int64_t kMaxBandBlocks = 16;
+
+std::int64_t blocks_per_band(const DumpArrays& a, std::int64_t width, std::int64_t blocks,
+                             int jobs) {
+  const auto item = static_cast<std::int64_t>(npy::item_size(a.at("x").header().dtype));
+  std::int64_t k = std::clamp<std::int64_t>(kLineBytes / (item * width), 1, kMaxBandBlocks);
+  while (k > 1 && (blocks + k - 1) / k < 2 * static_cast<std::int64_t>(jobs)) k /= 2;
+  return k;
+}
+
+// The columns of one band: column by column (column j at j * batch) when it
+// holds several blocks, as rows (the Case layout) when it is one block.
+struct Band {
+  std::int64_t c0 = 0, c1 = 0;
+  bool by_column = false;
+  std::vector<double> x, dy, dx;
+  void read(const DumpArrays& a, std::int64_t channel) {
+    for (auto [name, v] : {std::pair{"x", &x}, {"dy", &dy}, {"dx", &dx}}) {
+      if (by_column) {
+        a.at(name).read_columns_transposed(channel, c0, c1, *v);
+      } else {
+        a.at(name).read_columns(channel, c0, c1, *v);
+      }
+    }
+  }
+  // Channels [b0, b1) of the band as rows of b1 - b0 (the Case layout); a
+  // band of one block hands its rows over.
+  void rows_of(std::vector<double>& columns, std::int64_t batch, std::int64_t b0, std::int64_t b1,
+               std::vector<double>& out) const {
+    if (!by_column) {
+      out = std::move(columns);
+      return;
+    }
+    const std::int64_t w = b1 - b0;
+    out.resize(static_cast<std::size_t>(batch * w));
+    for (std::int64_t j = 0; j < w; ++j) {
+      const double* column = columns.data() + (b0 - c0 + j) * batch;
+      for (std::int64_t n = 0; n < batch; ++n) out[n * w + j] = column[n];
+    }
+  }
+};
+
+void judge_block(const DumpArrays& a, const DumpShape& s, Band& band, std::int64_t c0,
+                 std::int64_t c1, const Origin& origin, std::uint64_t order, ref::Path reference,
+                 KernelTally& t) {
   Case c;
   c.combo = s.combo;
   c.batch = s.batch;
   c.channel = c1 - c0;
   c.is_train = s.is_train;
-  a.at("x").read_columns(s.channel, c0, c1, c.x);
-  a.at("dy").read_columns(s.channel, c0, c1, c.dy);
+  band.rows_of(band.x, s.batch, c0, c1, c.x);
+  band.rows_of(band.dy, s.batch, c0, c1, c.dy);
   for (auto [name, v] : {std::pair{"mean", &c.mean}, {"invar", &c.invar}, {"scale", &c.scale}}) {
     v->resize(static_cast<std::size_t>(c.channel));
     a.at(name).read(c0, c.channel, v->data());
   }
   Outputs got;
-  a.at("dx").read_columns(s.channel, c0, c1, got.dx);
+  band.rows_of(band.dx, s.batch, c0, c1, got.dx);
   got.dbias.resize(static_cast<std::size_t>(c.channel));
   got.dscale.resize(static_cast<std::size_t>(c.channel));
   a.at("dbias").read(c0, c.channel, got.dbias.data());
@@ -48,18 +100,28 @@ void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
                 ref::Path reference, KernelTally& t, Progress* progress) {
   const std::int64_t width = block_width(s, block_elements);
   const std::int64_t blocks = (s.channel + width - 1) / width;
+  const std::int64_t per_band = blocks_per_band(a, width, blocks, jobs_or_default(jobs));
+  const std::int64_t bands = (blocks + per_band - 1) / per_band;
   std::vector<KernelTally> partial(
-      static_cast<std::size_t>(worker_count(jobs, static_cast<std::size_t>(blocks))));
+      static_cast<std::size_t>(worker_count(jobs, static_cast<std::size_t>(bands))));
   for (KernelTally& mine : partial) {
     mine.kernel = t.kernel;
     mine.keep_failing = t.keep_failing;
   }
-  run_jobs(jobs, static_cast<std::size_t>(blocks), [&](int worker, std::size_t i) {
-    const auto b = static_cast<std::int64_t>(i);
-    const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);
-    judge_block(a, s, c0, c1, origin, order_base + static_cast<std::uint64_t>(b), reference,
-                partial[static_cast<std::size_t>(worker)]);
-    if (progress) progress->advance();
+  run_jobs(jobs, static_cast<std::size_t>(bands), [&](int worker, std::size_t i) {
+    const auto first = static_cast<std::int64_t>(i) * per_band;
+    const std::int64_t last = std::min(blocks, first + per_band);
+    Band band;
+    band.c0 = first * width;
+    band.c1 = std::min(s.channel, last * width);
+    band.by_column = per_band > 1;
+    band.read(a, s.channel);
+    for (std::int64_t b = first; b < last; ++b) {
+      const std::int64_t c0 = b * width, c1 = std::min(s.channel, c0 + width);
+      judge_block(a, s, band, c0, c1, origin, order_base + static_cast<std::uint64_t>(b), reference,
+                  partial[static_cast<std::size_t>(worker)]);
+      if (progress) progress->advance();
+    }
   });
   for (auto& p : partial) {
     p.cases = 0;  // the caller counts the case once
