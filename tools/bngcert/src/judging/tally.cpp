@@ -1,6 +1,7 @@
 #include "tally.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -76,8 +77,17 @@ void Histogram::merge(const Histogram& o) {
 }
 
 int Density::cell_of(double v) {
+  static_assert(kCellsPerBinade == 2, "the half-binade split below");
   if (std::isinf(v) || std::isnan(v)) return kInfinite;
-  return static_cast<int>(std::floor(std::log2(v) * kCellsPerBinade));
+  if (!(v > 0)) return -kInfinite;  // no place on a log axis; judge() never asks
+  // floor(2 log2 v) exactly, without a logarithm: v = m * 2^e with m in [1, 2),
+  // and the upper half of the binade starts at sqrt(2). No double is sqrt(2),
+  // and RN(sqrt(2)) = 0x1.6a09e667f3bcdp0 lies above it, so m > sqrt(2) iff
+  // m >= RN(sqrt(2)). (log2 rounded could put a v next to the split in the
+  // other cell.)
+  const int e = std::ilogb(v);
+  const double m = std::scalbn(v, -e);
+  return 2 * e + (m >= 0x1.6a09e667f3bcdp0 ? 1 : 0);
 }
 
 void Density::add(const Measure& m) {
@@ -266,6 +276,85 @@ void note_worst(const Case& c, const Outputs& got, const Origin& origin, std::ui
   }
 }
 
+// One call's ULP errors of an output, in a flat array of bins (ilogb of a
+// finite non-zero double lies in [-1074, 1023]), added to a Histogram once.
+struct HistogramCounts {
+  static constexpr int kLow = -1074, kHigh = 1023;
+  std::int64_t zero = 0, infinite = 0;
+  std::array<std::int64_t, kHigh - kLow + 1> bins{};
+  int low = kHigh + 1, high = kLow - 1;  // the bins used (a small call scans only those)
+  void add(double ulp_error) {
+    if (ulp_error == 0) {
+      ++zero;
+    } else if (!std::isfinite(ulp_error)) {
+      ++infinite;
+    } else {
+      const int k = std::ilogb(ulp_error);
+      low = std::min(low, k);
+      high = std::max(high, k);
+      ++bins[static_cast<std::size_t>(k - kLow)];
+    }
+  }
+  void add_to(Histogram& h) const {
+    h.zero += zero;
+    h.infinite += infinite;
+    for (int k = low; k <= high; ++k) {
+      if (const std::int64_t n = bins[static_cast<std::size_t>(k - kLow)]) h.bins[k] += n;
+    }
+  }
+};
+
+// One call's density cells of an output, in an open-addressing table (a call
+// fills a few hundred cells of the grid), added to a Density once.
+class DensityCounts {
+ public:
+  void add(const Measure& m) {
+    if (m.normalised_error == 0) return;
+    Slot& slot = find(Density::cell_of(m.kappa), Density::cell_of(m.normalised_error));
+    (m.pass ? slot.cell.pass : slot.cell.fail) += 1;
+  }
+  void add_to(Density& d) {
+    flush(d);
+    d.merge(spilled_);
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 1024;  // a power of two
+  struct Slot {
+    bool used = false;
+    int kappa = 0, error = 0;
+    Density::Cell cell;
+  };
+  Slot& find(int kappa, int error) {
+    if (used_ * 2 >= kSlots) flush(spilled_);
+    const auto hash = static_cast<std::uint32_t>(kappa) * 0x9e3779b1u ^
+                      static_cast<std::uint32_t>(error) * 0x85ebca77u;
+    for (std::size_t i = hash & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
+      Slot& s = slots_[i];
+      if (!s.used) {
+        s = {true, kappa, error, {}};
+        taken_[used_++] = static_cast<std::uint16_t>(i);
+        return s;
+      }
+      if (s.kappa == kappa && s.error == error) return s;
+    }
+  }
+  void flush(Density& d) {
+    for (std::size_t i = 0; i < used_; ++i) {
+      Slot& s = slots_[taken_[i]];
+      Density::Cell& c = d.cells[{s.kappa, s.error}];
+      c.pass += s.cell.pass;
+      c.fail += s.cell.fail;
+      s = {};
+    }
+    used_ = 0;
+  }
+  std::array<Slot, kSlots> slots_{};
+  std::array<std::uint16_t, kSlots / 2> taken_{};  // the slots used, in order of first use
+  std::size_t used_ = 0;
+  Density spilled_;  // the cells of full tables, when a call fills more than half
+};
+
 }  // namespace
 
 void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
@@ -277,26 +366,28 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
     const auto& es = o == Output::dx ? r.dx : o == Output::dbias ? r.dbias : r.dscale;
     const Format f = output_format(c.combo, o);
     OutputTally& tally = t[o];
-    Stats& family = tally.by_family[{origin.family, c.is_train}];
     const bool rounded_once = judged_correctly_rounded(t.kernel, c.is_train, o);
     std::int64_t worst_index = -1;
     Sample worst_sample;
+    // This call's outputs, counted here and added to the tally, its family's
+    // line, histogram and density once (merging is what adding would do).
+    Stats call;
+    HistogramCounts histogram;
+    DensityCounts density;
     MetricSums sums;
     for (std::size_t i = 0; i < ys.size(); ++i) {
       Sample s;
       s.m = measure(ys[i], es[i], f, alpha, rounded_once);
       s.kind = es[i].kind;
       s.bound_use = bound_use(s.m, es[i], alpha);
-      tally.all.add(s);
-      family.add(s);
+      call.add(s);
       if (s.kind == ref::Kind::finite && std::isfinite(ys[i])) {
-        tally.all.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
-        family.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
+        call.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
         sums.add(ys[i], es[i].exact);
       }
       if (s.kind == ref::Kind::finite) {
-        tally.histogram.add(s.m.ulp_error);
-        tally.density.add(s.m);
+        histogram.add(s.m.ulp_error);
+        density.add(s.m);
       }
       if (worst_index < 0 || s.bound_use > worst_sample.bound_use) {
         worst_index = static_cast<std::int64_t>(i);
@@ -304,6 +395,10 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
       }
       if (!s.m.pass) note_failure(c, origin, order, o, i, ys[i], es[i], s, t);
     }
+    tally.all.merge(call);
+    tally.by_family[{origin.family, c.is_train}].merge(call);
+    histogram.add_to(tally.histogram);
+    density.add_to(tally.density);
     if (sums.yy != 0 || sums.ee != 0 || sums.rel_n != 0) tally.metric_sums[order].merge(sums);
     if (worst_index < 0) continue;
     note_worst(c, got, origin, order, o, worst_index, ys[worst_index], es[worst_index],
