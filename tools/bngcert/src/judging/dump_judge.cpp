@@ -19,16 +19,21 @@ namespace {
 // a line (a tall call: one channel of 262144 rows is already 2^18 elements)
 // would read a whole line of each row for a few bytes of it, and the next
 // block the same lines again: x, dy and dx are read for a band of blocks at
-// once, each row's part in one pass, column by column. At most kMaxBandBlocks
-// blocks a band (memory: the band's three arrays as doubles, 24 bytes an
-// element), and at least two bands a worker while the blocks allow.
+// once, each row's part in one pass, column by column. A band holds at most
+// kMaxBandBlocks blocks and kMaxBandElements elements (memory: the band's
+// three arrays as doubles, 24 bytes an element, about 100 MB a thread; a
+// single block above that, a channel of batch 2^24 say, is a band of its
+// own), and there are at least two bands a worker while the blocks allow.
 constexpr std::int64_t kLineBytes = 64;
 constexpr std::int64_t kMaxBandBlocks = 16;
+constexpr std::int64_t kMaxBandElements = std::int64_t{1} << 22;
 
-std::int64_t blocks_per_band(const DumpArrays& a, std::int64_t width, std::int64_t blocks,
-                             int jobs) {
+std::int64_t blocks_per_band(const DumpArrays& a, const DumpShape& s, std::int64_t width,
+                             std::int64_t blocks, int jobs) {
   const auto item = static_cast<std::int64_t>(npy::item_size(a.at("x").header().dtype));
-  std::int64_t k = std::clamp<std::int64_t>(kLineBytes / (item * width), 1, kMaxBandBlocks);
+  const std::int64_t fits = kMaxBandElements / (width * s.batch);
+  std::int64_t k =
+      std::clamp<std::int64_t>(std::min(kLineBytes / (item * width), fits), 1, kMaxBandBlocks);
   while (k > 1 && (blocks + k - 1) / k < 2 * static_cast<std::int64_t>(jobs)) k /= 2;
   return k;
 }
@@ -100,7 +105,7 @@ void judge_dump(const DumpArrays& a, const DumpShape& s, const Origin& origin,
                 ref::Path reference, KernelTally& t, Progress* progress) {
   const std::int64_t width = block_width(s, block_elements);
   const std::int64_t blocks = (s.channel + width - 1) / width;
-  const std::int64_t per_band = blocks_per_band(a, width, blocks, jobs_or_default(jobs));
+  const std::int64_t per_band = blocks_per_band(a, s, width, blocks, jobs_or_default(jobs));
   const std::int64_t bands = (blocks + per_band - 1) / per_band;
   std::vector<KernelTally> partial(
       static_cast<std::size_t>(worker_count(jobs, static_cast<std::size_t>(bands))));
