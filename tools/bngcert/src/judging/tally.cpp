@@ -1,7 +1,6 @@
 #include "tally.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <iterator>
 #include <limits>
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bng/properties/reproducer.hpp"
+#include "call_counts.hpp"
 
 namespace bng::cert {
 
@@ -60,16 +60,6 @@ void Stats::merge(const Stats& o) {
   metrics.merge(o.metrics);
 }
 
-void Histogram::add(double ulp_error) {
-  if (ulp_error == 0) {
-    ++zero;
-  } else if (!std::isfinite(ulp_error)) {
-    ++infinite;
-  } else {
-    ++bins[std::ilogb(ulp_error)];
-  }
-}
-
 void Histogram::merge(const Histogram& o) {
   zero += o.zero;
   infinite += o.infinite;
@@ -88,12 +78,6 @@ int Density::cell_of(double v) {
   const int e = std::ilogb(v);
   const double m = std::scalbn(v, -e);
   return 2 * e + (m >= 0x1.6a09e667f3bcdp0 ? 1 : 0);
-}
-
-void Density::add(const Measure& m) {
-  if (m.normalised_error == 0) return;
-  Cell& cell = cells[{cell_of(m.kappa), cell_of(m.normalised_error)}];
-  (m.pass ? cell.pass : cell.fail) += 1;
 }
 
 void Density::merge(const Density& o) {
@@ -275,85 +259,6 @@ void note_worst(const Case& c, const Outputs& got, const Origin& origin, std::ui
     w.got = got;
   }
 }
-
-// One call's ULP errors of an output, in a flat array of bins (ilogb of a
-// finite non-zero double lies in [-1074, 1023]), added to a Histogram once.
-struct HistogramCounts {
-  static constexpr int kLow = -1074, kHigh = 1023;
-  std::int64_t zero = 0, infinite = 0;
-  std::array<std::int64_t, kHigh - kLow + 1> bins{};
-  int low = kHigh + 1, high = kLow - 1;  // the bins used (a small call scans only those)
-  void add(double ulp_error) {
-    if (ulp_error == 0) {
-      ++zero;
-    } else if (!std::isfinite(ulp_error)) {
-      ++infinite;
-    } else {
-      const int k = std::ilogb(ulp_error);
-      low = std::min(low, k);
-      high = std::max(high, k);
-      ++bins[static_cast<std::size_t>(k - kLow)];
-    }
-  }
-  void add_to(Histogram& h) const {
-    h.zero += zero;
-    h.infinite += infinite;
-    for (int k = low; k <= high; ++k) {
-      if (const std::int64_t n = bins[static_cast<std::size_t>(k - kLow)]) h.bins[k] += n;
-    }
-  }
-};
-
-// One call's density cells of an output, in an open-addressing table (a call
-// fills a few hundred cells of the grid), added to a Density once.
-class DensityCounts {
- public:
-  void add(const Measure& m) {
-    if (m.normalised_error == 0) return;
-    Slot& slot = find(Density::cell_of(m.kappa), Density::cell_of(m.normalised_error));
-    (m.pass ? slot.cell.pass : slot.cell.fail) += 1;
-  }
-  void add_to(Density& d) {
-    flush(d);
-    d.merge(spilled_);
-  }
-
- private:
-  static constexpr std::size_t kSlots = 1024;  // a power of two
-  struct Slot {
-    bool used = false;
-    int kappa = 0, error = 0;
-    Density::Cell cell;
-  };
-  Slot& find(int kappa, int error) {
-    if (used_ * 2 >= kSlots) flush(spilled_);
-    const auto hash = static_cast<std::uint32_t>(kappa) * 0x9e3779b1u ^
-                      static_cast<std::uint32_t>(error) * 0x85ebca77u;
-    for (std::size_t i = hash & (kSlots - 1);; i = (i + 1) & (kSlots - 1)) {
-      Slot& s = slots_[i];
-      if (!s.used) {
-        s = {true, kappa, error, {}};
-        taken_[used_++] = static_cast<std::uint16_t>(i);
-        return s;
-      }
-      if (s.kappa == kappa && s.error == error) return s;
-    }
-  }
-  void flush(Density& d) {
-    for (std::size_t i = 0; i < used_; ++i) {
-      Slot& s = slots_[taken_[i]];
-      Density::Cell& c = d.cells[{s.kappa, s.error}];
-      c.pass += s.cell.pass;
-      c.fail += s.cell.fail;
-      s = {};
-    }
-    used_ = 0;
-  }
-  std::array<Slot, kSlots> slots_{};
-  std::array<std::uint16_t, kSlots / 2> taken_{};  // the slots used, in order of first use
-  std::size_t used_ = 0;
-  Density spilled_;  // the cells of full tables, when a call fills more than half
-};
 
 }  // namespace
 

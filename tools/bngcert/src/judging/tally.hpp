@@ -57,8 +57,7 @@ struct Histogram {
   std::int64_t zero = 0;      // no error at all
   std::int64_t infinite = 0;  // not finite (a non-finite y for a finite y*)
   std::map<int, std::int64_t> bins;
-  void add(double ulp_error);
-  void merge(const Histogram& o);
+  void merge(const Histogram& o);  // outputs are added through HistogramCounts
 };
 
 // Outputs counted in cells of a grid over (log2 κ, log2 normalised error),
@@ -74,8 +73,7 @@ struct Density {
   };
   std::map<std::pair<int, int>, Cell> cells;  // (κ cell, error cell)
   static int cell_of(double v);  // floor(log2(v) * kCellsPerBinade), kInfinite for +inf
-  void add(const Measure& m);
-  void merge(const Density& o);
+  void merge(const Density& o);  // outputs are added through DensityCounts
 };
 
 // Where a case came from, so a reader can regenerate it.
