@@ -19,6 +19,19 @@ std::optional<Path> parse_path(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+// Channels [c_begin, c_end) of a valid case into r, sized for the whole case.
+void run_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end, Path path, Result& r) {
+  if (path == Path::tiered) {
+    compute_tiered(c, c_begin, c_end, r);
+  } else {
+    for (std::int64_t ch = c_begin; ch < c_end; ++ch) ExactChannel(c, ch, r).run();
+  }
+}
+
+}  // namespace
+
 Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end, Path path) {
   validate(c);
   if (c_begin < 0 || c_end > c.channel || c_begin > c_end) {
@@ -30,16 +43,23 @@ Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end,
   r.dx.resize(static_cast<std::size_t>(c.elements()));
   r.dbias.resize(static_cast<std::size_t>(c.channel));
   r.dscale.resize(static_cast<std::size_t>(c.channel));
-  if (path == Path::tiered) {
-    compute_tiered(c, c_begin, c_end, r);
-  } else {
-    for (std::int64_t ch = c_begin; ch < c_end; ++ch) ExactChannel(c, ch, r).run();
-  }
+  run_channels(c, c_begin, c_end, path, r);
   return r;
 }
 
 Result compute(const Case& c, Path path) {
   return compute_channels(c, 0, c.channel, path);
+}
+
+void compute(const Case& c, Path path, Result& r) {
+  validate(c);
+  // Both paths write every output of every channel they run, so entries kept
+  // from a previous case are all overwritten (tests/reference: ReusedResult).
+  r.dx.resize(static_cast<std::size_t>(c.elements()));
+  r.dbias.resize(static_cast<std::size_t>(c.channel));
+  r.dscale.resize(static_cast<std::size_t>(c.channel));
+  r.exact_fallbacks = 0;
+  run_channels(c, 0, c.channel, path, r);
 }
 
 }  // namespace bng::ref

@@ -5,6 +5,7 @@
 // unit beside them, subnormal results, overflow edges, batch 1.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -145,6 +146,44 @@ TEST(TieredReference, SameAsExactAtBatchOne) {
       expect_same_as_exact(c,
                            std::string(combo_name(combo)) + " batch 1 case " + std::to_string(i));
       if (HasFailure()) return;
+    }
+  }
+}
+
+// compute(c, path, r) into a Result that held another case's outputs (larger,
+// then smaller, with garbage in every field) gives what compute(c, path)
+// gives: every entry is overwritten, exact_fallbacks included. Random bit
+// patterns plant NaN and ±Inf, so the exact path's channels are reused too.
+TEST(TieredReference, ReusedResultIsOverwritten) {
+  Expected garbage;
+  garbage.rounded = 12345;
+  garbage.exact = -6789;
+  garbage.magnitude = 42;
+  garbage.ulp = 3;
+  garbage.kind = Kind::nan;
+  for (Path path : {Path::tiered, Path::exact}) {
+    Result r;
+    for (int i = 0; i < 60; ++i) {
+      std::mt19937_64 rng(static_cast<std::uint64_t>(i) * 31 + 7);
+      const Case c = test::random_case(rng, kCombos[i % 3], i % 2, i % 3 == 0);
+      std::fill(r.dx.begin(), r.dx.end(), garbage);
+      std::fill(r.dbias.begin(), r.dbias.end(), garbage);
+      std::fill(r.dscale.begin(), r.dscale.end(), garbage);
+      r.exact_fallbacks = 99;
+      compute(c, path, r);
+      const Result fresh = compute(c, path);
+      ASSERT_EQ(r.dx.size(), fresh.dx.size());
+      ASSERT_EQ(r.dbias.size(), fresh.dbias.size());
+      EXPECT_EQ(r.exact_fallbacks, fresh.exact_fallbacks) << "case " << i;
+      for (std::size_t k = 0; k < fresh.dx.size(); ++k) {
+        ASSERT_TRUE(test::same(r.dx[k], fresh.dx[k]))
+            << path_name(path) << " case " << i << " dx[" << k << "]";
+      }
+      for (std::size_t k = 0; k < fresh.dbias.size(); ++k) {
+        ASSERT_TRUE(test::same(r.dbias[k], fresh.dbias[k]) &&
+                    test::same(r.dscale[k], fresh.dscale[k]))
+            << path_name(path) << " case " << i << " channel " << k;
+      }
     }
   }
 }

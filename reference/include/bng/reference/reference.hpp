@@ -52,6 +52,11 @@ std::optional<Path> parse_path(std::string_view name);
 // malformed (sizes, values not representable in their format, is_train not 0/1).
 Result compute(const Case& c, Path path = Path::tiered);
 
+// The same into r, reusing its storage (a judge calling it block after block
+// allocates, and the kernel zeroes, its pages once): every entry of r is
+// written, exact_fallbacks included, whatever r held before.
+void compute(const Case& c, Path path, Result& r);
+
 // The same for the channels [c_begin, c_end) only: result vectors are sized for
 // the whole case, entries outside the range left default.
 Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end,
