@@ -182,7 +182,8 @@ bool training_dx(const DxChannel& k, double x, double dy, const FormatTraits& ou
       dw::plus_dw(dw::plus_fp(k.a_abs, std::fabs(dy)), dw::times_dw(xm_abs, k.b_abs)), k.sv_abs);
   // mag.hi * (1 + 2^-50) >= M: the evaluation of M is within 16u^2 and |lo| <= u|hi|.
   const double radius =
-      scale(mag.hi * (1 + tiered_bound::kMagnitudeSlack), tiered_bound::kRelativeLog2) + k.underflow;
+      scale(mag.hi * (1 + tiered_bound::kMagnitudeSlack), tiered_bound::kRelativeLog2) +
+      k.underflow;
   return decide_value(y, radius, out, e) && decide_magnitude(mag, radius, e);
 }
 
@@ -196,6 +197,39 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
   if (!decide_value(y, 0, out, e)) return false;
   e.magnitude = std::fabs(e.exact);  // M = |y*|, and RN is symmetric
   return true;
+}
+
+// dx of the block's channels from their constants k (exact[j] where the test
+// cannot decide). The double-word evaluation's products are std::fma: without
+// the FMA instructions of the baseline x86-64 ISA each is a call into libm
+// (with the register spills around it, several % of `check`). On x86 this
+// loop is cloned for CPUs with FMA, the clone chosen once at load time, and
+// flattened (a cloned function's callees are otherwise not inlined into it); fma is correctly
+// rounded either way and nothing else is contracted (-ffp-contract=off), so both clones give the
+// same bits. Elsewhere (aarch64) FMA is in the baseline.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BNG_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define BNG_FMA_CLONES
+#endif
+
+BNG_FMA_CLONES [[gnu::flatten]] void evaluate_dx(const Case& c, std::int64_t b0,
+                                                 const std::vector<DxChannel>& k,
+                                                 std::vector<ExactChannel>& exact,
+                                                 const FormatTraits& data, Result& r) {
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    const auto row = static_cast<std::size_t>(n * c.channel + b0);
+    for (std::size_t j = 0; j < k.size(); ++j) {
+      if (!k[j].tiered) continue;
+      Expected& e = r.dx[row + j];
+      const bool decided = c.is_train == 1 ? training_dx(k[j], c.x[row + j], c.dy[row + j], data, e)
+                                           : inference_dx(k[j], c.dy[row + j], data, e);
+      if (!decided) {
+        e = c.is_train == 1 ? exact[j].training_dx(n) : exact[j].inference_dx(n);
+        ++r.exact_fallbacks;
+      }
+    }
+  }
 }
 
 void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
@@ -238,19 +272,7 @@ void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
     r.dscale[ci] = exact[j].dscale();
   }
 
-  for (std::int64_t n = 0; n < c.batch; ++n) {
-    const auto row = static_cast<std::size_t>(n * c.channel + b0);
-    for (std::size_t j = 0; j < width; ++j) {
-      if (!k[j].tiered) continue;
-      Expected& e = r.dx[row + j];
-      const bool decided = c.is_train == 1 ? training_dx(k[j], c.x[row + j], c.dy[row + j], data, e)
-                                           : inference_dx(k[j], c.dy[row + j], data, e);
-      if (!decided) {
-        e = c.is_train == 1 ? exact[j].training_dx(n) : exact[j].inference_dx(n);
-        ++r.exact_fallbacks;
-      }
-    }
-  }
+  evaluate_dx(c, b0, k, exact, data, r);
 }
 
 }  // namespace
