@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 
+#include "bng/reference/binade.hpp"
 #include "power_of_two.hpp"
 
 namespace bng::ref {
@@ -30,7 +31,7 @@ struct Ends {
 
 bool ends_of(dw::DoubleWord y, double radius, Ends& out) {
   if (!std::isnormal(y.hi)) return false;
-  const int eh = std::ilogb(y.hi);
+  const int eh = binade(y.hi);
   out.f = eh - kScaleBits;
   const auto bits = std::bit_cast<std::uint64_t>(y.hi);
   const std::uint64_t mant = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
@@ -93,7 +94,7 @@ constexpr double kSumSlack = 1 + 0x1p-50;
 bool binade_of(dw::DoubleWord y, double r, int& e) {
   const double a = std::fabs(y.hi);
   if (!(a >= kQuickLow && a <= kQuickHigh)) return false;
-  e = std::ilogb(a);
+  e = binade(a);
   const double bottom = power_of_two(e);
   // Both differences are exact (Sterbenz); |y* - y.hi| <= |y.lo| + r = slack,
   // and twice the computed slack covers its rounding.

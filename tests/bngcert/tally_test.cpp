@@ -3,7 +3,7 @@
 // ends of the double range, and the logarithm's cell wherever that is safely
 // away from a split; and judge()'s per-call counters (call_counts.hpp) give
 // the bins and cells of their definitions, added onto what a tally held, a
-// table that fills past half (its spill) included.
+// table that fills past half (its spill) included; and larger() is std::fmax.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,6 +24,24 @@ using bng::cert::Histogram;
 using bng::cert::HistogramCounts;
 
 constexpr double kRnSqrt2 = 0x1.6a09e667f3bcdp0;  // RN(sqrt(2)), above sqrt(2)
+
+// The tallies' maxima take larger() for std::fmax: the same value, NaN only
+// when both are NaN.
+TEST(Larger, IsFmax) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const double values[] = {nan, -inf, -1.5, 0.0, 0x1p-1074, 1.0, 2.5, inf};
+  for (const double a : values) {
+    for (const double b : values) {
+      const double got = bng::cert::larger(a, b), want = std::fmax(a, b);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got)) << a << " " << b;
+      } else {
+        EXPECT_EQ(got, want) << a << " " << b;
+      }
+    }
+  }
+}
 
 TEST(DensityCell, IsTwiceLog2RoundedDownExactly) {
   EXPECT_EQ(Density::cell_of(1.0), 0);

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "bng/reference/error_measure.hpp"
 #include "bng/reference/reference.hpp"
@@ -163,6 +164,31 @@ TEST(ReferenceErrorMeasure, OnReferenceOutput) {
   EXPECT_TRUE(measure(65504.0, r.dx[0], Format::binary16, 0).pass);  // within alpha = 0's 1 ulp
   EXPECT_FALSE(measure(65504.0, r.dx[0], Format::binary16, 0, true).pass);
   EXPECT_TRUE(measure(r.dbias[0].rounded, r.dbias[0], Format::binary16, 0).pass);
+}
+
+// The ULP error is |y - y*| / ulp(y*) as a long double division gives it,
+// bit for bit, though measure() multiplies by 2^-k instead: on every ulp of
+// binary32 and binary16 (subnormal spacings and the top binades included),
+// with y* anywhere within a few ulps of y, and for an ulp that is not a power
+// of two (never the reference's, divided all the same).
+TEST(ReferenceErrorMeasure, UlpErrorIsTheQuotient) {
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> offset(-4, 4);
+  for (const Format f : {Format::binary32, Format::binary16}) {
+    const int low = f == Format::binary32 ? -149 : -24, high = f == Format::binary32 ? 104 : 5;
+    for (int k = low; k <= high; ++k) {
+      const double ulp = std::ldexp(1.0, k);
+      for (int i = 0; i < 50; ++i) {
+        const double y = std::ldexp(static_cast<double>(rng() >> 40), k);
+        const long double exact = y + static_cast<long double>(offset(rng)) * ulp;
+        const Measure m = measure(y, finite(y, exact, ulp, std::fabs(exact)), f, 0);
+        const long double want = std::fabs(static_cast<long double>(y) - exact) / ulp;
+        ASSERT_EQ(m.ulp_error, static_cast<double>(want)) << "ulp 2^" << k << " y " << y;
+      }
+    }
+  }
+  const Measure m = measure(1.0, finite(1.0, 1.5L, 3.0, 1.5L), kF, 0);
+  EXPECT_EQ(m.ulp_error, static_cast<double>(0.5L / 3.0L));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bng/reference/binade.hpp"
 #include "bng/reference/error_measure.hpp"
 #include "tally.hpp"
 
@@ -24,7 +25,7 @@ class HistogramCounts {
     } else if (!std::isfinite(ulp_error)) {
       ++infinite_;
     } else {
-      const int k = std::ilogb(ulp_error);
+      const int k = ref::binade(ulp_error);
       low_ = k < low_ ? k : low_;
       high_ = k > high_ ? k : high_;
       ++bins_[static_cast<std::size_t>(k - kLow)];

@@ -9,18 +9,22 @@ namespace bng::cert {
 
 using nlohmann::json;
 
-void MetricCounts::add(double y, long double exact, double rounded, double ulp) {
+OutputError::OutputError(double y, long double exact)
+    : abs(std::fabs(static_cast<long double>(y) - exact)),
+      rel(exact != 0 ? abs / std::fabs(exact) : 0),
+      has_rel(exact != 0) {}
+
+void MetricCounts::add(double y, const OutputError& err, double rounded, double ulp) {
   ++compared;
-  const long double abs_error = std::fabs(static_cast<long double>(y) - exact);
   correctly_rounded += y == rounded;
-  within_1ulp += abs_error <= ulp;
-  const double rel = exact != 0       ? static_cast<double>(abs_error / std::fabs(exact))
-                     : abs_error == 0 ? 0.0
-                                      : std::numeric_limits<double>::infinity();
+  within_1ulp += err.abs <= ulp;
+  const double rel = err.has_rel    ? static_cast<double>(err.rel)
+                     : err.abs == 0 ? 0.0
+                                    : std::numeric_limits<double>::infinity();
   rel_over_1e3 += rel > 1e-3;
   rel_over_1e4 += rel > 1e-4;
-  max_abs_error = std::fmax(max_abs_error, static_cast<double>(abs_error));
-  max_rel_error = std::fmax(max_rel_error, rel);
+  max_abs_error = larger(max_abs_error, static_cast<double>(err.abs));
+  max_rel_error = larger(max_rel_error, rel);
 }
 
 void MetricCounts::merge(const MetricCounts& o) {
@@ -29,17 +33,17 @@ void MetricCounts::merge(const MetricCounts& o) {
   within_1ulp += o.within_1ulp;
   rel_over_1e3 += o.rel_over_1e3;
   rel_over_1e4 += o.rel_over_1e4;
-  max_abs_error = std::fmax(max_abs_error, o.max_abs_error);
-  max_rel_error = std::fmax(max_rel_error, o.max_rel_error);
+  max_abs_error = larger(max_abs_error, o.max_abs_error);
+  max_rel_error = larger(max_rel_error, o.max_rel_error);
 }
 
-void MetricSums::add(double y, long double exact) {
+void MetricSums::add(double y, long double exact, const OutputError& err) {
   const long double v = y;
   yy += v * v;
   ee += exact * exact;
   ye += v * exact;
-  if (exact != 0) {
-    rel += std::fabs(v - exact) / std::fabs(exact);
+  if (err.has_rel) {
+    rel += err.rel;
     ++rel_n;
   }
 }

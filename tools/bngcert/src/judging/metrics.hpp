@@ -19,6 +19,22 @@
 
 namespace bng::cert {
 
+// std::fmax(a, b) (NaN only if both are), inline: std::fmax is a call into
+// libm, and judge() takes several maxima an output.
+inline double larger(double a, double b) {
+  if (a != a) return b;
+  return b > a ? b : a;
+}
+
+// One output's error as the metrics take it: |y - y*| and, for y* != 0, the
+// relative error |y - y*| / |y*|, both in long double (one division for both
+// MetricCounts and MetricSums).
+struct OutputError {
+  long double abs = 0, rel = 0;
+  bool has_rel = false;  // y* != 0
+  OutputError(double y, long double exact);
+};
+
 // Order-independent part: counts and maxima (also kept per family).
 struct MetricCounts {
   std::int64_t compared = 0;           // finite reference and finite y
@@ -28,8 +44,8 @@ struct MetricCounts {
   std::int64_t rel_over_1e4 = 0;
   double max_abs_error = 0;
   double max_rel_error = 0;  // +inf when some y* = 0 had an error
-  // y: the kernel's value; exact: y*; rounded: RN(y*); ulp: ulp(y*).
-  void add(double y, long double exact, double rounded, double ulp);
+  // y: the kernel's value, err its error; rounded: RN(y*); ulp: ulp(y*).
+  void add(double y, const OutputError& err, double rounded, double ulp);
   void merge(const MetricCounts& o);
 };
 
@@ -38,7 +54,7 @@ struct MetricSums {
   long double yy = 0, ee = 0, ye = 0;  // Σy², Σy*², Σy·y*
   long double rel = 0;                 // Σ|y - y*| / |y*| over y* != 0
   std::int64_t rel_n = 0;
-  void add(double y, long double exact);
+  void add(double y, long double exact, const OutputError& err);
   void merge(const MetricSums& o);
 };
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "bng/properties/reproducer.hpp"
+#include "bng/reference/binade.hpp"
 #include "call_counts.hpp"
 
 namespace bng::cert {
@@ -36,13 +37,13 @@ void Stats::add(const Sample& s) {
   exact += s.m.ulp_error == 0;
   // NaN errors (a NaN y for a finite y*) already count as failures; fmax keeps the maxima
   // finite-or-inf.
-  max_ulp_error = std::fmax(max_ulp_error, std::isnan(s.m.ulp_error) ? INFINITY : s.m.ulp_error);
-  max_normalised_error = std::fmax(
-      max_normalised_error, std::isnan(s.m.normalised_error) ? INFINITY : s.m.normalised_error);
+  max_ulp_error = larger(max_ulp_error, std::isnan(s.m.ulp_error) ? INFINITY : s.m.ulp_error);
+  max_normalised_error = larger(max_normalised_error,
+                                std::isnan(s.m.normalised_error) ? INFINITY : s.m.normalised_error);
   if (std::isinf(s.m.kappa)) {
     ++zero_refs;
   } else {
-    max_kappa = std::fmax(max_kappa, s.m.kappa);
+    max_kappa = larger(max_kappa, s.m.kappa);
   }
 }
 
@@ -53,10 +54,10 @@ void Stats::merge(const Stats& o) {
   nan_refs += o.nan_refs;
   nonfinite_refs += o.nonfinite_refs;
   zero_refs += o.zero_refs;
-  max_ulp_error = std::fmax(max_ulp_error, o.max_ulp_error);
-  max_normalised_error = std::fmax(max_normalised_error, o.max_normalised_error);
-  max_kappa = std::fmax(max_kappa, o.max_kappa);
-  max_bound_use = std::fmax(max_bound_use, o.max_bound_use);
+  max_ulp_error = larger(max_ulp_error, o.max_ulp_error);
+  max_normalised_error = larger(max_normalised_error, o.max_normalised_error);
+  max_kappa = larger(max_kappa, o.max_kappa);
+  max_bound_use = larger(max_bound_use, o.max_bound_use);
   metrics.merge(o.metrics);
 }
 
@@ -75,9 +76,7 @@ int Density::cell_of(double v) {
   // and RN(sqrt(2)) = 0x1.6a09e667f3bcdp0 lies above it, so m > sqrt(2) iff
   // m >= RN(sqrt(2)). (log2 rounded could put a v next to the split in the
   // other cell.)
-  const int e = std::ilogb(v);
-  const double m = std::scalbn(v, -e);
-  return 2 * e + (m >= 0x1.6a09e667f3bcdp0 ? 1 : 0);
+  return 2 * ref::binade(v) + (ref::significand(v) >= 0x1.6a09e667f3bcdp0 ? 1 : 0);
 }
 
 void Density::merge(const Density& o) {
@@ -287,8 +286,9 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
       s.bound_use = bound_use(s.m, es[i], alpha);
       call.add(s);
       if (s.kind == ref::Kind::finite && std::isfinite(ys[i])) {
-        call.metrics.add(ys[i], es[i].exact, es[i].rounded, es[i].ulp);
-        sums.add(ys[i], es[i].exact);
+        const OutputError err(ys[i], es[i].exact);
+        call.metrics.add(ys[i], err, es[i].rounded, es[i].ulp);
+        sums.add(ys[i], es[i].exact, err);
       }
       if (s.kind == ref::Kind::finite) {
         histogram.add(s.m.ulp_error);
