@@ -11,7 +11,18 @@
 namespace bng {
 namespace {
 
+// Whether every value is a binary32 value or NaN: representable()'s binary32
+// test, without a branch or a call per value (so that it vectorises: the
+// reference validates every case it is given, and `bngcert check` gives it
+// whole dumps).
+bool all_binary32(const std::vector<double>& v) {
+  bool all = true;
+  for (const double d : v) all &= (static_cast<double>(static_cast<float>(d)) == d) | (d != d);
+  return all;
+}
+
 void check_values(const std::vector<double>& v, const char* name, Format f) {
+  if (f == Format::binary32 && all_binary32(v)) return;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!ref::representable(v[i], f)) {
       char buf[160];

@@ -3,6 +3,7 @@
 // agrees with compute(), and validate() rejects malformed cases.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <thread>
 #include <vector>
@@ -84,6 +85,21 @@ TEST(ReferenceValidation, RejectsMalformedCases) {
   bad = c;
   bad.x = {0.1};  // not a binary32 value
   EXPECT_THROW(compute(bad), std::invalid_argument);
+  // binary32 values, NaN, ±Inf and zeros pass the quick scan; a value beyond
+  // binary32's range, or one bit finer than its subnormals, fails it and is
+  // named by the exact test.
+  bad = c;
+  bad.x = {std::numeric_limits<double>::quiet_NaN()};
+  bad.dy = {-std::numeric_limits<double>::infinity()};
+  bad.mean = {-0.0};
+  bad.invar = {0x1p-149};
+  bad.scale = {0x1.fffffep127};
+  EXPECT_NO_THROW(validate(bad));
+  for (const double v : {0x1p128, 0x1p-150, 0x1.fffffe8p0, -std::numeric_limits<double>::max()}) {
+    bad = c;
+    bad.dy = {v};
+    EXPECT_THROW(validate(bad), std::invalid_argument) << v;
+  }
   bad = c;
   bad.combo = Combo::hp;
   bad.dy = {1.0 / 1024 + 1.0};  // 1 + 2^-10 is binary16; 1 + 2^-11 is not
