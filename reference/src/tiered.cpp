@@ -200,23 +200,11 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
 }
 
 // dx of the block's channels from their constants k (exact[j] where the test
-// cannot decide). The double-word evaluation's products are std::fma: without
-// the FMA instructions of the baseline x86-64 ISA each is a call into libm
-// (with the register spills around it, several % of `check`). On x86 this
-// loop is cloned for CPUs with FMA, the clone chosen once at load time, and
-// flattened (a cloned function's callees are otherwise not inlined into it); fma is correctly
-// rounded either way and nothing else is contracted (-ffp-contract=off), so both clones give the
-// same bits. Elsewhere (aarch64) FMA is in the baseline.
-#if defined(__x86_64__) && defined(__GNUC__)
-#define BNG_FMA_CLONES __attribute__((target_clones("fma", "default")))
-#else
-#define BNG_FMA_CLONES
-#endif
-
-BNG_FMA_CLONES [[gnu::flatten]] void evaluate_dx(const Case& c, std::int64_t b0,
-                                                 const std::vector<DxChannel>& k,
-                                                 std::vector<ExactChannel>& exact,
-                                                 const FormatTraits& data, Result& r) {
+// cannot decide), flattened: every product of the evaluation inlined here.
+[[gnu::flatten]] void evaluate_dx_portable(const Case& c, std::int64_t b0,
+                                           const std::vector<DxChannel>& k,
+                                           std::vector<ExactChannel>& exact,
+                                           const FormatTraits& data, Result& r) {
   for (std::int64_t n = 0; n < c.batch; ++n) {
     const auto row = static_cast<std::size_t>(n * c.channel + b0);
     for (std::size_t j = 0; j < k.size(); ++j) {
@@ -230,6 +218,35 @@ BNG_FMA_CLONES [[gnu::flatten]] void evaluate_dx(const Case& c, std::int64_t b0,
       }
     }
   }
+}
+
+// The double-word evaluation's products are std::fma: without the FMA
+// instructions of the baseline x86-64 ISA each is a call into libm (with the
+// register spills around it, several % of `check`). x86 CPUs with FMA run the
+// same loop compiled for them (its callees inlined by flatten, so that their
+// fma become instructions). fma is correctly rounded either way and nothing
+// else is contracted (-ffp-contract=off), so both give the same bits.
+// Elsewhere (aarch64) FMA is in the baseline.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define BNG_FMA_DISPATCH 1
+[[gnu::flatten, gnu::target("fma")]] void evaluate_dx_fma(const Case& c, std::int64_t b0,
+                                                          const std::vector<DxChannel>& k,
+                                                          std::vector<ExactChannel>& exact,
+                                                          const FormatTraits& data, Result& r) {
+  evaluate_dx_portable(c, b0, k, exact, data, r);
+}
+#endif
+
+void evaluate_dx(const Case& c, std::int64_t b0, const std::vector<DxChannel>& k,
+                 std::vector<ExactChannel>& exact, const FormatTraits& data, Result& r) {
+#ifdef BNG_FMA_DISPATCH
+  static const bool has_fma = __builtin_cpu_supports("fma");
+  if (has_fma) {
+    evaluate_dx_fma(c, b0, k, exact, data, r);
+    return;
+  }
+#endif
+  evaluate_dx_portable(c, b0, k, exact, data, r);
 }
 
 void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
