@@ -7,8 +7,9 @@
 //   reduce_half_infer-inl.h  pass 1 of binary16 inference, with dx
 //   combine-inl.h            per channel: dbias, dscale, pass 2's coefficients
 //   apply-inl.h              pass 2, training dx (Apply<RowKernel>)
-// built from lanes-inl.h (loads, stores, the lane-by-lane fallback, TwoSum)
-// and rows-inl.h (the row order and its memory-system policy).
+// built from lanes-inl.h (loads, the lane-by-lane fallback, TwoSum),
+// store-inl.h (the vector stores of the outputs) and rows-inl.h (the row
+// order and its memory-system policy).
 #include "lane_kernels.hpp"
 
 #include "bng/optimized/isa.hpp"

@@ -13,7 +13,7 @@
 // |t| >= 2^(emax+1) first goes through guard_overflow with a run-time bound
 // e on |t - y*| (docs/accuracy.md §4): ±Inf only if y* certainly rounds to
 // ±Inf, else ±MAX. Every NaN is stored as the one canonical NaN below. The
-// vector forms in lane_kernels/lanes-inl.h (try_store) produce the same bits (a vector holding a
+// vector forms in lane_kernels/store-inl.h (try_store) produce the same bits (a vector holding a
 // NaN comes here).
 #pragma once
 

@@ -1,5 +1,5 @@
 # The final rounding of a result t into the output format (docs/accuracy.md §4;
-# output_rounding.hpp, lane_kernels/lanes-inl.h try_store):
+# output_rounding.hpp, lane_kernels/store-inl.h try_store):
 # 1. The limits. F16Limits/F32Limits: MAX is the largest finite value, from
 #    rounds_to_inf = MAX + ulp_top/2 on round-to-nearest-even gives Inf (ties
 #    included), overflow = MAX + ulp_top = 2^(emax+1); round_to_half and

@@ -22,6 +22,7 @@
 #include "lane_kernels.hpp"
 #include "lane_kernels/lanes-inl.h"
 #include "lane_kernels/rows-inl.h"
+#include "lane_kernels/store-inl.h"
 #include "output_rounding.hpp"
 #include "scalar_elements.hpp"
 

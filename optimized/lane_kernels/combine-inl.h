@@ -20,6 +20,7 @@
 #include "lane_kernels.hpp"
 #include "lane_kernels/coefficients-inl.h"
 #include "lane_kernels/lanes-inl.h"
+#include "lane_kernels/store-inl.h"
 #include "scalar_elements.hpp"
 
 HWY_BEFORE_NAMESPACE();

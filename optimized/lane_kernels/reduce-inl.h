@@ -20,6 +20,7 @@
 #include "lane_kernels.hpp"
 #include "lane_kernels/lanes-inl.h"
 #include "lane_kernels/rows-inl.h"
+#include "lane_kernels/store-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace bng::opt::HWY_NAMESPACE {

@@ -30,6 +30,7 @@
 #include "lane_kernels/lanes-inl.h"
 #include "lane_kernels/reduce-inl.h"
 #include "lane_kernels/rows-inl.h"
+#include "lane_kernels/store-inl.h"
 #include "scalar_elements.hpp"
 
 HWY_BEFORE_NAMESPACE();
