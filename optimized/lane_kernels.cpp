@@ -5,6 +5,8 @@
 //   coefficients-inl.h       planning: the per-lane coefficients (Prepare)
 //   reduce-inl.h             pass 1 in binary64 (Reduce), the block loop
 //   reduce_half_infer-inl.h  pass 1 of binary16 inference, with dx
+//                            (half_infer_dx-inl.h: its dx rounding and watch;
+//                            wide_lanes-inl.h: binary32 vectors' binary64 lanes)
 //   combine-inl.h            per channel: dbias, dscale, pass 2's coefficients
 //   apply-inl.h              pass 2, training dx (Apply<RowKernel>)
 // built from lanes-inl.h (loads, the lane-by-lane fallback, TwoSum),

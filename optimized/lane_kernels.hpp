@@ -17,7 +17,7 @@ namespace bng::opt {
 // (docs/accuracy.md §2.1 derives the error for this value).
 inline constexpr std::int64_t kHalfSumRows = 2;
 
-// mp inference dx (lane_kernels/reduce_half_infer-inl.h
+// mp inference dx (lane_kernels/half_infer_dx-inl.h
 // watch_rounded_products): a binary32 product a32*dy within this many
 // binary32 ulps of a binary16 midpoint is taken from the exact product.
 // proofs/mp_rounded_product.g proves that 1 suffices (docs/accuracy.md §2.2).
@@ -74,7 +74,7 @@ struct LaneSpan {
 // inputs they come from (otherwise the driver's channel_magnitudes recomputes
 // them on demand through this same pass, one lane at a time). With write_dx
 // it also stores inference dx = RN(a*dy), rounded once (binary16 data: from
-// a32*dy in binary32 where that decides, see lane_kernels/reduce_half_infer-inl.h);
+// a32*dy in binary32 where that decides, see lane_kernels/half_infer_dx-inl.h);
 // on binary16 data it then sums each lane's rows of a block in groups of
 // kHalfSumRows in binary32 first, and those group sums into acc_b/acc_s
 // (docs/accuracy.md §2.1; lanes whose sum_mean32 is NaN sum row by row).

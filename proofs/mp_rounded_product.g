@@ -1,4 +1,4 @@
-# mp inference dx (docs/accuracy.md §2.2; lane_kernels/reduce_half_infer-inl.h
+# mp inference dx (docs/accuracy.md §2.2; lane_kernels/half_infer_dx-inl.h
 # watch_rounded_products): t = RN32(a32 * dy) with a32 = RN32(a), a the exact
 # scale * invar, stands for y* = a * dy. By scaling with powers of two (exact
 # while a32 stays normal, which narrow_coefficients ensures) a is in [1, 2].

@@ -127,7 +127,7 @@ TEST(BNG_KSUITE(KernelRounding), InferenceDxIsTheRoundingOfAnExactProduct) {
 // against every finite binary16 dy of both signs: hp and mp must give
 // RN16(y*). mp's binary32 coefficient a32 = RN32(scale*invar) is itself
 // rounded, and RN16(a32*dy) differs from RN16(y*) for about 2^-14 of these
-// products (reduce_half_infer-inl.h watch_rounded_products).
+// products (half_infer_dx-inl.h watch_rounded_products).
 TEST(BNG_KSUITE(KernelRounding), InferenceDxIsRoundedOnceWhereTheProductIsInexact) {
   constexpr double kMidpointTriples[][3] = {
       {0x1.afdc0ap0, 0x1.e5cd9ap0, 0x1.c700b6p0}, {0x1.ba2b16p0, 0x1.0d0e72p0, 0x1.78e7b0p0},
