@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include "double_word.hpp"
@@ -226,7 +228,8 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
 // same loop compiled for them (its callees inlined by flatten, so that their
 // fma become instructions). fma is correctly rounded either way and nothing
 // else is contracted (-ffp-contract=off), so both give the same bits.
-// Elsewhere (aarch64) FMA is in the baseline.
+// Elsewhere (aarch64) FMA is in the baseline. BNG_REFERENCE_FMA=off keeps to
+// the portable loop (the tests compare both with the exact path).
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BNG_FMA_DISPATCH 1
 [[gnu::flatten, gnu::target("fma")]] void evaluate_dx_fma(const Case& c, std::int64_t b0,
@@ -240,8 +243,8 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
 void evaluate_dx(const Case& c, std::int64_t b0, const std::vector<DxChannel>& k,
                  std::vector<ExactChannel>& exact, const FormatTraits& data, Result& r) {
 #ifdef BNG_FMA_DISPATCH
-  static const bool has_fma = __builtin_cpu_supports("fma");
-  if (has_fma) {
+  static const bool fma = tiered_uses_fma();
+  if (fma) {
     evaluate_dx_fma(c, b0, k, exact, data, r);
     return;
   }
@@ -293,6 +296,15 @@ void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
 }
 
 }  // namespace
+
+bool tiered_uses_fma() {
+#ifdef BNG_FMA_DISPATCH
+  const char* setting = std::getenv("BNG_REFERENCE_FMA");
+  return !(setting && std::string_view(setting) == "off") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
 
 void compute_tiered(const Case& c, std::int64_t c_begin, std::int64_t c_end, Result& r) {
   for (std::int64_t b0 = c_begin; b0 < c_end; b0 += kBlockWidth) {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -148,6 +149,20 @@ TEST(TieredReference, SameAsExactAtBatchOne) {
       if (HasFailure()) return;
     }
   }
+}
+
+// The dx loop's variant is the one the environment asks for: CTest runs this
+// suite once as it comes and once with BNG_REFERENCE_FMA=off (the portable
+// loop on an FMA machine), and both must match the exact path above.
+TEST(TieredReference, FmaVariantAsTheEnvironmentSays) {
+  const char* setting = std::getenv("BNG_REFERENCE_FMA");
+  const bool off = setting && std::string(setting) == "off";
+#if defined(__x86_64__) && defined(__GNUC__)
+  EXPECT_EQ(tiered_uses_fma(), !off && __builtin_cpu_supports("fma"));
+#else
+  EXPECT_FALSE(tiered_uses_fma());
+#endif
+  std::printf("tiered dx loop: %s\n", tiered_uses_fma() ? "FMA variant" : "portable");
 }
 
 // compute(c, path, r) into a Result that held another case's outputs (larger,

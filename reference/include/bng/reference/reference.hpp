@@ -48,6 +48,11 @@ std::string_view path_name(Path p);  // "tiered", "exact"
 // "tiered" or "exact"; nullopt for anything else.
 std::optional<Path> parse_path(std::string_view name);
 
+// Whether the tiered path's dx loop runs its variant compiled for FMA (x86
+// with FMA, unless the environment sets BNG_REFERENCE_FMA=off; false where
+// FMA is in the baseline ISA, as on aarch64). Both give the same bits.
+bool tiered_uses_fma();
+
 // The whole reference for one case. Throws std::invalid_argument if the case is
 // malformed (sizes, values not representable in their format, is_train not 0/1).
 Result compute(const Case& c, Path path = Path::tiered);
