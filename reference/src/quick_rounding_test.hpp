@@ -106,26 +106,35 @@ inline long double long_double_of(bool negative, std::uint64_t significand, int 
   }
 }
 
+// The long double round_wide_quickly decides: y.hi's significand shifted to
+// 64 bits plus k, the nearest integer to y.lo * 2^(63-e) toward |y|, as the
+// significand at binade e (2^63 <= sum <= 2^64; 2^64: y* rounds up to
+// 2^(e+1)). Integer arithmetic, so that it holds where long double is wider
+// (aarch64). The tiered lanes (tiered_lanes.cpp) finish their outputs here.
+inline long double wide_of(double hi, double k, int e) {
+  const auto bits = std::bit_cast<std::uint64_t>(hi);
+  const std::uint64_t hi_int = ((bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52))
+                               << 11;
+  const UInt128 n = static_cast<UInt128>(hi_int) +
+                    static_cast<UInt128>(static_cast<Int128>(static_cast<std::int64_t>(k)));
+  if (n >> 64 != 0) return long_double_of(hi < 0, std::uint64_t{1} << 63, e + 1);
+  return long_double_of(hi < 0, static_cast<std::uint64_t>(n), e);
+}
+
 // RN(y*) in kLongDouble (64-bit significand) for y* in binade e, or false:
 // y.hi's significand shifted to 64 bits is exact, y.lo * 2^(63-e) is below
 // 2^10 in magnitude, and the sum of the two integers is the significand.
-// Integer arithmetic, so that it holds where long double is wider (aarch64).
 inline bool round_wide_quickly(dw::DoubleWord y, double r, int e, long double& rounded) {
-  const auto bits = std::bit_cast<std::uint64_t>(y.hi);
-  const std::uint64_t hi_int = ((bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52))
-                               << 11;
   const double lo_scaled = scale(y.lo, 63 - e) * (y.hi < 0 ? -1.0 : 1.0);  // toward |y|
   const double k = nearest_integer(lo_scaled);
   if (!clear_of_midpoints(lo_scaled, k, 0.0, scale(r, 63 - e))) return false;
-  const UInt128 n = static_cast<UInt128>(hi_int) +
-                    static_cast<UInt128>(static_cast<Int128>(static_cast<std::int64_t>(k)));
-  // 2^63 <= n <= 2^64 (2^64: y* rounds up to 2^(e+1)).
-  if (n >> 64 != 0) {
-    rounded = long_double_of(y.hi < 0, std::uint64_t{1} << 63, e + 1);
-  } else {
-    rounded = long_double_of(y.hi < 0, static_cast<std::uint64_t>(n), e);
-  }
+  rounded = wide_of(y.hi, k, e);
   return true;
+}
+
+// ulp(y*) in t for y* in binade e.
+inline double ulp_at_binade(int e, const FormatTraits& t) {
+  return power_of_two(std::clamp(e, t.emin, t.emax) - t.precision + 1);
 }
 
 // decide_value (rounding_test.hpp) by the quick test alone, or false.
@@ -141,7 +150,7 @@ inline bool decide_value_quickly(dw::DoubleWord y, double radius, const FormatTr
   e.kind = Kind::finite;
   e.rounded = rounded;
   e.exact = wide;
-  e.ulp = power_of_two(std::clamp(binade, out.emin, out.emax) - out.precision + 1);
+  e.ulp = ulp_at_binade(binade, out);
   return true;
 }
 

@@ -27,6 +27,7 @@
 #include "rounding_test.hpp"
 #include "superaccumulator.hpp"
 #include "tiered_bound.hpp"
+#include "tiered_lanes.hpp"
 
 namespace bng::ref {
 namespace {
@@ -54,9 +55,6 @@ constexpr std::int64_t kBlockWidth = 16;
 // scale*invar and one after: kUnderflowBeforeSv and kUnderflowAfterSv.
 constexpr int kUnderflowBeforeSvLog2 = -1060;
 constexpr double kUnderflowAfterSv = 0x1p-1070;
-// The evaluation's products stay above the underflow threshold when |z| does
-// (docs/reference.md, "The tiered path"); below it the exact path decides.
-constexpr double kSmallestEvaluated = 0x1p-600;
 
 struct ChannelAccumulators {
   Superaccumulator<kValueLimbs> s1, s1abs, q;
@@ -177,7 +175,7 @@ bool training_dx(const DxChannel& k, double x, double dy, const FormatTraits& ou
   const DoubleWord xm = dw::two_sum(x, -k.mean);  // x - mean, exactly
   const DoubleWord z1 = dw::plus_fp(dw::negate(k.a), dy);
   const DoubleWord z = dw::plus_dw(z1, dw::negate(dw::times_dw(xm, k.b)));
-  if (!(std::fabs(z.hi) >= kSmallestEvaluated)) return false;
+  if (!(std::fabs(z.hi) >= tiered_bound::kSmallestEvaluated)) return false;
   const DoubleWord y = dw::times_fp(z, k.sv);
   const DoubleWord xm_abs = xm.hi < 0 ? dw::negate(xm) : xm;
   const DoubleWord mag = dw::times_fp(
@@ -201,6 +199,21 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
   return true;
 }
 
+// dx[n] of channel j of the block through every tier: the fast evaluation,
+// and the exact path where the test cannot decide.
+[[gnu::always_inline]] inline void dx_element(const Case& c, std::int64_t n, std::size_t row,
+                                              std::size_t j, const std::vector<DxChannel>& k,
+                                              std::vector<ExactChannel>& exact,
+                                              const FormatTraits& data, Result& r) {
+  Expected& e = r.dx[row + j];
+  const bool decided = c.is_train == 1 ? training_dx(k[j], c.x[row + j], c.dy[row + j], data, e)
+                                       : inference_dx(k[j], c.dy[row + j], data, e);
+  if (!decided) {
+    e = c.is_train == 1 ? exact[j].training_dx(n) : exact[j].inference_dx(n);
+    ++r.exact_fallbacks;
+  }
+}
+
 // dx of the block's channels from their constants k (exact[j] where the test
 // cannot decide), flattened: every product of the evaluation inlined here.
 [[gnu::flatten]] void evaluate_dx_portable(const Case& c, std::int64_t b0,
@@ -210,14 +223,7 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
   for (std::int64_t n = 0; n < c.batch; ++n) {
     const auto row = static_cast<std::size_t>(n * c.channel + b0);
     for (std::size_t j = 0; j < k.size(); ++j) {
-      if (!k[j].tiered) continue;
-      Expected& e = r.dx[row + j];
-      const bool decided = c.is_train == 1 ? training_dx(k[j], c.x[row + j], c.dy[row + j], data, e)
-                                           : inference_dx(k[j], c.dy[row + j], data, e);
-      if (!decided) {
-        e = c.is_train == 1 ? exact[j].training_dx(n) : exact[j].inference_dx(n);
-        ++r.exact_fallbacks;
-      }
+      if (k[j].tiered) dx_element(c, n, row, j, k, exact, data, r);
     }
   }
 }
@@ -240,8 +246,113 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
 }
 #endif
 
+// Lane l of k holds channel ch's constants.
+void set_lane(DxLanes& k, std::size_t l, const DxChannel& ch) {
+  k.a_hi[l] = ch.a.hi;
+  k.a_lo[l] = ch.a.lo;
+  k.b_hi[l] = ch.b.hi;
+  k.b_lo[l] = ch.b.lo;
+  k.a_abs_hi[l] = ch.a_abs.hi;
+  k.a_abs_lo[l] = ch.a_abs.lo;
+  k.b_abs_hi[l] = ch.b_abs.hi;
+  k.b_abs_lo[l] = ch.b_abs.lo;
+  k.sv[l] = ch.sv;
+  k.sv_abs[l] = ch.sv_abs;
+  k.mean[l] = ch.mean;
+  k.underflow[l] = ch.underflow;
+}
+
+// Whether the lanes evaluate channel ch (its inputs finite and, in training,
+// its dx not all zero: those the scalar loop writes at once).
+bool in_lanes(const Case& c, const DxChannel& ch) {
+  return ch.tiered && (c.is_train == 0 || !ch.zero);
+}
+
+// Four outputs in lanes at x, dy (elements at..at+3 of the case), into r.dx.
+unsigned dx_lanes(const Case& c, const DxLanes& k, std::size_t at, const FormatTraits& data,
+                  Result& r) {
+  return c.is_train == 1 ? training_dx_lanes(k, &c.x[at], &c.dy[at], data, &r.dx[at])
+                         : inference_dx_lanes(k.sv, &c.dy[at], data, &r.dx[at]);
+}
+
+// Groups of kLanes channels side by side in a row, each channel in lanes.
+struct LaneGroup {
+  std::size_t first = 0;  // the group's first channel in the block
+  DxLanes k;
+};
+
+std::vector<LaneGroup> lane_groups(const Case& c, const std::vector<DxChannel>& k) {
+  std::vector<LaneGroup> groups;
+  for (std::size_t j = 0; j + kLanes <= k.size(); j += kLanes) {
+    LaneGroup g;
+    g.first = j;
+    bool taken = true;
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      taken &= in_lanes(c, k[j + l]);
+      set_lane(g.k, l, k[j + l]);
+    }
+    if (taken) groups.push_back(g);
+  }
+  return groups;
+}
+
+// The block's dx with the lanes deciding what they can, the scalar loop the
+// rest (the channels outside a group, and the lanes left undecided).
+[[gnu::flatten]] void evaluate_dx_in_lanes(const Case& c, std::int64_t b0,
+                                           const std::vector<DxChannel>& k,
+                                           const std::vector<LaneGroup>& groups,
+                                           std::vector<ExactChannel>& exact,
+                                           const FormatTraits& data, Result& r) {
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    const auto row = static_cast<std::size_t>(n * c.channel + b0);
+    std::size_t j = 0;
+    for (const LaneGroup& g : groups) {
+      for (; j < g.first; ++j) {
+        if (k[j].tiered) dx_element(c, n, row, j, k, exact, data, r);
+      }
+      const unsigned decided = dx_lanes(c, g.k, row + g.first, data, r);
+      for (std::size_t l = 0; l < kLanes; ++l, ++j) {
+        if ((decided >> l & 1) == 0) dx_element(c, n, row, j, k, exact, data, r);
+      }
+    }
+    for (; j < k.size(); ++j) {
+      if (k[j].tiered) dx_element(c, n, row, j, k, exact, data, r);
+    }
+  }
+}
+
+// A case of one channel (a column: bngcert's blocks of a tall dump) has its
+// rows side by side: four rows in lanes, its constants in every lane.
+[[gnu::flatten]] void evaluate_column_in_lanes(const Case& c, const std::vector<DxChannel>& k,
+                                               std::vector<ExactChannel>& exact,
+                                               const FormatTraits& data, Result& r) {
+  DxLanes lanes;
+  for (std::size_t l = 0; l < kLanes; ++l) set_lane(lanes, l, k[0]);
+  const auto batch = static_cast<std::size_t>(c.batch);
+  std::size_t n = 0;
+  for (; n + kLanes <= batch; n += kLanes) {
+    const unsigned decided = dx_lanes(c, lanes, n, data, r);
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const auto i = static_cast<std::int64_t>(n + l);
+      if ((decided >> l & 1) == 0) dx_element(c, i, n + l, 0, k, exact, data, r);
+    }
+  }
+  for (; n < batch; ++n) dx_element(c, static_cast<std::int64_t>(n), n, 0, k, exact, data, r);
+}
+
 void evaluate_dx(const Case& c, std::int64_t b0, const std::vector<DxChannel>& k,
                  std::vector<ExactChannel>& exact, const FormatTraits& data, Result& r) {
+  if (tiered_uses_lanes()) {
+    if (c.channel == 1 && in_lanes(c, k[0])) {
+      evaluate_column_in_lanes(c, k, exact, data, r);
+      return;
+    }
+    const std::vector<LaneGroup> groups = lane_groups(c, k);
+    if (!groups.empty()) {
+      evaluate_dx_in_lanes(c, b0, k, groups, exact, data, r);
+      return;
+    }
+  }
 #ifdef BNG_FMA_DISPATCH
   static const bool fma = tiered_uses_fma();
   if (fma) {

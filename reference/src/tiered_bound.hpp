@@ -13,4 +13,8 @@ inline constexpr double kRelative = 0x1p-100;
 inline constexpr double kMagnitudeSlack = 0x1p-50;
 static_assert(kRelative == 0x1p-100 && kRelativeLog2 == -100, "change both together");
 
+// The evaluation's products stay above the underflow threshold when |z| does
+// (docs/reference.md, "The tiered path"); below it the exact path decides.
+inline constexpr double kSmallestEvaluated = 0x1p-600;
+
 }  // namespace bng::ref::tiered_bound

@@ -85,6 +85,47 @@ TEST(TieredReference, SameAsExactOnEveryFamily) {
   }
 }
 
+// Channel j of c alone: a column, whose rows the lanes take four at a time
+// (bngcert judges a tall dump in columns).
+Case column_of(const Case& c, std::int64_t j) {
+  Case col = c;
+  col.channel = 1;
+  col.x.clear();
+  col.dy.clear();
+  for (std::int64_t n = 0; n < c.batch; ++n) {
+    col.x.push_back(c.x[static_cast<std::size_t>(n * c.channel + j)]);
+    col.dy.push_back(c.dy[static_cast<std::size_t>(n * c.channel + j)]);
+  }
+  const auto ju = static_cast<std::size_t>(j);
+  col.mean = {c.mean[ju]};
+  col.invar = {c.invar[ju]};
+  col.scale = {c.scale[ju]};
+  return col;
+}
+
+// Every family's columns, every combination and mode, batches of every
+// remainder modulo the lane count.
+TEST(TieredReference, SameAsExactOnColumns) {
+  for (const prop::Family& f : prop::families()) {
+    if (f.large) continue;
+    for (Combo combo : kCombos) {
+      for (int seed = 0; seed < 4; ++seed) {
+        const Case base =
+            prop::sample(f, combo, 2000 + static_cast<std::uint64_t>(seed), 9 + seed * 7);
+        for (std::int64_t j = 0; j < std::min<std::int64_t>(base.channel, 3); ++j) {
+          for (int train = 0; train <= 1; ++train) {
+            const Case c = with_train(column_of(base, j), train);
+            expect_same_as_exact(c, std::string(f.name) + " " + std::string(combo_name(combo)) +
+                                        " seed " + std::to_string(seed) + " column " +
+                                        std::to_string(j) + (train ? " training" : " inference"));
+            if (HasFailure()) return;
+          }
+        }
+      }
+    }
+  }
+}
+
 // The reference's own random cases (every bit pattern, NaN/Inf planted).
 TEST(TieredReference, SameAsExactOnRandomBitPatterns) {
   for (int i = 0; i < 300; ++i) {
@@ -152,17 +193,25 @@ TEST(TieredReference, SameAsExactAtBatchOne) {
 }
 
 // The dx loop's variant is the one the environment asks for: CTest runs this
-// suite once as it comes and once with BNG_REFERENCE_FMA=off (the portable
-// loop on an FMA machine), and both must match the exact path above.
-TEST(TieredReference, FmaVariantAsTheEnvironmentSays) {
-  const char* setting = std::getenv("BNG_REFERENCE_FMA");
-  const bool off = setting && std::string(setting) == "off";
+// suite as it comes (the AVX2 lanes where the processor has them), with
+// BNG_REFERENCE_LANES=off (the scalar FMA loop) and with BNG_REFERENCE_FMA=off
+// (the portable loop), and each must match the exact path above.
+TEST(TieredReference, LoopVariantAsTheEnvironmentSays) {
+  const auto off = [](const char* name) {
+    const char* setting = std::getenv(name);
+    return setting && std::string(setting) == "off";
+  };
 #if defined(__x86_64__) && defined(__GNUC__)
-  EXPECT_EQ(tiered_uses_fma(), !off && __builtin_cpu_supports("fma"));
+  EXPECT_EQ(tiered_uses_fma(), !off("BNG_REFERENCE_FMA") && __builtin_cpu_supports("fma"));
+  EXPECT_EQ(tiered_uses_lanes(), !off("BNG_REFERENCE_FMA") && !off("BNG_REFERENCE_LANES") &&
+                                     __builtin_cpu_supports("avx2") &&
+                                     __builtin_cpu_supports("fma"));
 #else
   EXPECT_FALSE(tiered_uses_fma());
+  EXPECT_FALSE(tiered_uses_lanes());
 #endif
-  std::printf("tiered dx loop: %s\n", tiered_uses_fma() ? "FMA variant" : "portable");
+  std::printf("tiered dx loop: %s%s\n", tiered_uses_fma() ? "FMA variant" : "portable",
+              tiered_uses_lanes() ? " with AVX2 lanes" : "");
 }
 
 // compute(c, path, r) into a Result that held another case's outputs (larger,

@@ -53,6 +53,12 @@ std::optional<Path> parse_path(std::string_view name);
 // FMA is in the baseline ISA, as on aarch64). Both give the same bits.
 bool tiered_uses_fma();
 
+// Whether the tiered dx loop decides four outputs at a time in AVX2 lanes
+// (x86 with AVX2 and FMA, unless the environment sets BNG_REFERENCE_LANES=off
+// or BNG_REFERENCE_FMA=off), the scalar loop taking what they leave. The
+// same bits either way.
+bool tiered_uses_lanes();
+
 // The whole reference for one case. Throws std::invalid_argument if the case is
 // malformed (sizes, values not representable in their format, is_train not 0/1).
 Result compute(const Case& c, Path path = Path::tiered);
