@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "power_of_two.hpp"
+#include "bng/reference/power_of_two.hpp"
 
 namespace bng::ref {
 namespace {

@@ -16,7 +16,7 @@
 #include "bng/reference/exact.hpp"
 #include "bng/reference/reference.hpp"
 #include "double_word.hpp"
-#include "power_of_two.hpp"
+#include "bng/reference/power_of_two.hpp"
 
 namespace bng::ref::quick {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "bng/reference/binade.hpp"
-#include "power_of_two.hpp"
+#include "bng/reference/power_of_two.hpp"
 
 namespace bng::ref {
 namespace {

@@ -23,7 +23,7 @@
 
 #include "double_word.hpp"
 #include "exact_channel.hpp"
-#include "power_of_two.hpp"
+#include "bng/reference/power_of_two.hpp"
 #include "rounding_test.hpp"
 #include "superaccumulator.hpp"
 #include "tiered_bound.hpp"

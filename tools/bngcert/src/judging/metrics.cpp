@@ -9,24 +9,6 @@ namespace bng::cert {
 
 using nlohmann::json;
 
-OutputError::OutputError(double y, long double exact)
-    : abs(std::fabs(static_cast<long double>(y) - exact)),
-      rel(exact != 0 ? abs / std::fabs(exact) : 0),
-      has_rel(exact != 0) {}
-
-void MetricCounts::add(double y, const OutputError& err, double rounded, double ulp) {
-  ++compared;
-  correctly_rounded += y == rounded;
-  within_1ulp += err.abs <= ulp;
-  const double rel = err.has_rel    ? static_cast<double>(err.rel)
-                     : err.abs == 0 ? 0.0
-                                    : std::numeric_limits<double>::infinity();
-  rel_over_1e3 += rel > 1e-3;
-  rel_over_1e4 += rel > 1e-4;
-  max_abs_error = larger(max_abs_error, static_cast<double>(err.abs));
-  max_rel_error = larger(max_rel_error, rel);
-}
-
 void MetricCounts::merge(const MetricCounts& o) {
   compared += o.compared;
   correctly_rounded += o.correctly_rounded;
@@ -35,17 +17,6 @@ void MetricCounts::merge(const MetricCounts& o) {
   rel_over_1e4 += o.rel_over_1e4;
   max_abs_error = larger(max_abs_error, o.max_abs_error);
   max_rel_error = larger(max_rel_error, o.max_rel_error);
-}
-
-void MetricSums::add(double y, long double exact, const OutputError& err) {
-  const long double v = y;
-  yy += v * v;
-  ee += exact * exact;
-  ye += v * exact;
-  if (err.has_rel) {
-    rel += err.rel;
-    ++rel_n;
-  }
 }
 
 void MetricSums::merge(const MetricSums& o) {

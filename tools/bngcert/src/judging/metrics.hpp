@@ -12,7 +12,9 @@
 // order, so the figures do not depend on the number of threads.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -65,5 +67,35 @@ void merge_sums(MetricSumsByOrder& into, const MetricSumsByOrder& from);
 nlohmann::json metrics_json(const MetricCounts& counts, const MetricSumsByOrder& sums);
 // The counts alone, for per-family rows.
 nlohmann::json metric_counts_json(const MetricCounts& c);
+
+// Inline: judge() takes these for every output.
+inline OutputError::OutputError(double y, long double exact)
+    : abs(std::fabs(static_cast<long double>(y) - exact)),
+      rel(exact != 0 ? abs / std::fabs(exact) : 0),
+      has_rel(exact != 0) {}
+
+inline void MetricCounts::add(double y, const OutputError& err, double rounded, double ulp) {
+  ++compared;
+  correctly_rounded += y == rounded;
+  within_1ulp += err.abs <= ulp;
+  const double rel = err.has_rel    ? static_cast<double>(err.rel)
+                     : err.abs == 0 ? 0.0
+                                    : std::numeric_limits<double>::infinity();
+  rel_over_1e3 += rel > 1e-3;
+  rel_over_1e4 += rel > 1e-4;
+  max_abs_error = larger(max_abs_error, static_cast<double>(err.abs));
+  max_rel_error = larger(max_rel_error, rel);
+}
+
+inline void MetricSums::add(double y, long double exact, const OutputError& err) {
+  const long double v = y;
+  yy += v * v;
+  ee += exact * exact;
+  ye += v * exact;
+  if (err.has_rel) {
+    rel += err.rel;
+    ++rel_n;
+  }
+}
 
 }  // namespace bng::cert

@@ -6,8 +6,11 @@
 // how many threads ran it.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "bng/properties/target.hpp"
+#include "bng/reference/binade.hpp"
 #include "bng/reference/case.hpp"
 #include "bng/reference/error_measure.hpp"
 #include "bng/reference/reference.hpp"
@@ -162,5 +166,52 @@ void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin
 // The one-channel case (and outputs) of column `channel` of `c`.
 Case column_case(const Case& c, std::int64_t channel);
 Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel);
+
+// Inline: judge() takes these for every output.
+inline double bound_use(const Measure& m, const ref::Expected& e, double alpha) {
+  if (e.kind != ref::Kind::finite) return m.pass ? 0.0 : std::numeric_limits<double>::infinity();
+  const long double error = static_cast<long double>(m.ulp_error) * e.ulp;
+  const long double allowed = e.ulp + static_cast<long double>(alpha) * e.magnitude;
+  double use = static_cast<double>(error / allowed);
+  if (std::isnan(use)) use = std::numeric_limits<double>::infinity();
+  return m.pass ? std::min(use, 1.0) : std::max(use, std::nextafter(1.0, 2.0));
+}
+
+inline void Stats::add(const Sample& s) {
+  ++outputs;
+  fails += !s.m.pass;
+  max_bound_use = std::max(max_bound_use, s.bound_use);
+  if (s.kind == ref::Kind::nan) {
+    ++nan_refs;
+    return;
+  }
+  if (s.kind == ref::Kind::nonfinite) {
+    ++nonfinite_refs;
+    return;
+  }
+  exact += s.m.ulp_error == 0;
+  // NaN errors (a NaN y for a finite y*) already count as failures; fmax keeps the maxima
+  // finite-or-inf.
+  max_ulp_error = larger(max_ulp_error, std::isnan(s.m.ulp_error) ? INFINITY : s.m.ulp_error);
+  max_normalised_error = larger(max_normalised_error,
+                                std::isnan(s.m.normalised_error) ? INFINITY : s.m.normalised_error);
+  if (std::isinf(s.m.kappa)) {
+    ++zero_refs;
+  } else {
+    max_kappa = larger(max_kappa, s.m.kappa);
+  }
+}
+
+inline int Density::cell_of(double v) {
+  static_assert(kCellsPerBinade == 2, "the half-binade split below");
+  if (std::isinf(v) || std::isnan(v)) return kInfinite;
+  if (!(v > 0)) return -kInfinite;  // no place on a log axis; judge() never asks
+  // floor(2 log2 v) exactly, without a logarithm: v = m * 2^e with m in [1, 2),
+  // and the upper half of the binade starts at sqrt(2). No double is sqrt(2),
+  // and RN(sqrt(2)) = 0x1.6a09e667f3bcdp0 lies above it, so m > sqrt(2) iff
+  // m >= RN(sqrt(2)). (log2 rounded could put a v next to the split in the
+  // other cell.)
+  return 2 * ref::binade(v) + (ref::significand(v) >= 0x1.6a09e667f3bcdp0 ? 1 : 0);
+}
 
 }  // namespace bng::cert
