@@ -234,6 +234,33 @@ TEST_F(NpyTest, ReadColumnsTransposedGivesColumnByColumn) {
   }
 }
 
+// Rows in tiles of 8 (npy.cpp): 19 rows are two whole tiles and a part one;
+// every column range gives the transpose of read_columns'.
+TEST_F(NpyTest, ReadColumnsTransposedAcrossTiles) {
+  constexpr std::int64_t kRows = 19, kColumns = 7;
+  std::vector<double> v(kRows * kColumns);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i) * 0.25 - 3;
+  const fs::path p = dir_ / "tiles.npy";
+  bng::cert::npy::write(p, DType::f4, std::vector<std::int64_t>{kRows, kColumns}, v);
+  const Array a = Array::open(p);
+  for (std::int64_t c0 = 0; c0 < kColumns; ++c0) {
+    for (std::int64_t c1 = c0; c1 <= kColumns; ++c1) {
+      std::vector<double> rows, columns;
+      a.read_columns(kColumns, c0, c1, rows);
+      a.read_columns_transposed(kColumns, c0, c1, columns);
+      const std::int64_t w = c1 - c0;
+      ASSERT_EQ(columns.size(), rows.size());
+      for (std::int64_t r = 0; r < kRows; ++r) {
+        for (std::int64_t j = 0; j < w; ++j) {
+          ASSERT_EQ(columns[static_cast<std::size_t>(j * kRows + r)],
+                    rows[static_cast<std::size_t>(r * w + j)])
+              << "columns [" << c0 << ", " << c1 << ") row " << r << " column " << j;
+        }
+      }
+    }
+  }
+}
+
 struct BadFile {
   const char* what;
   std::string bytes;

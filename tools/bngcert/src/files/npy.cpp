@@ -1,5 +1,6 @@
 #include "npy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -374,10 +375,19 @@ void Array::read_columns_transposed(std::int64_t columns, std::int64_t c_begin, 
   out.resize(static_cast<std::size_t>(rows * width));
   const std::size_t size = item_size(header_.dtype);
   const unsigned char* data = bytes_.data() + header_.data_offset;
+  // In tiles of a few rows: each column's part of a tile is a cache line of
+  // doubles written at once, where row by row every value went to another
+  // column's line (and page).
+  constexpr std::int64_t kTileRows = 8;
+  const std::size_t row_bytes = static_cast<std::size_t>(columns) * size;
   with_decoder(header_.dtype, [&](auto decode_one) {
-    for (std::int64_t r = 0; r < rows; ++r) {
-      const unsigned char* p = data + static_cast<std::size_t>(r * columns + c_begin) * size;
-      for (std::int64_t j = 0; j < width; ++j, p += size) out[j * rows + r] = decode_one(p);
+    for (std::int64_t r0 = 0; r0 < rows; r0 += kTileRows) {
+      const std::int64_t r1 = std::min(rows, r0 + kTileRows);
+      for (std::int64_t j = 0; j < width; ++j) {
+        double* column = out.data() + j * rows;
+        const unsigned char* p = data + static_cast<std::size_t>(r0 * columns + c_begin + j) * size;
+        for (std::int64_t r = r0; r < r1; ++r, p += row_bytes) column[r] = decode_one(p);
+      }
     }
   });
 }

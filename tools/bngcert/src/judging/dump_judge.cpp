@@ -63,6 +63,11 @@ struct Band {
     }
     const std::int64_t w = b1 - b0;
     out.resize(static_cast<std::size_t>(batch * w));
+    if (w == 1) {  // a column is its own rows (a tall dump's blocks)
+      const double* column = columns.data() + (b0 - c0) * batch;
+      std::copy(column, column + batch, out.begin());
+      return;
+    }
     for (std::int64_t j = 0; j < w; ++j) {
       const double* column = columns.data() + (b0 - c0 + j) * batch;
       for (std::int64_t n = 0; n < batch; ++n) out[n * w + j] = column[n];
