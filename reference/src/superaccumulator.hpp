@@ -47,11 +47,17 @@ inline constexpr std::int64_t kCarryInterval = std::int64_t{1} << 30;
 template <int L>
 class Superaccumulator {
  public:
-  // sum += sign * |d|, sign in {-1, 0, 1}.
-  void add(const Digits& d, std::int64_t sign) {
-    limb_[static_cast<std::size_t>(d.limb)] += sign * d.d0;
-    limb_[static_cast<std::size_t>(d.limb) + 1] += sign * d.d1;
-    limb_[static_cast<std::size_t>(d.limb) + 2] += sign * d.d2;
+  // sum += |d|.
+  void add(const Digits& d) {
+    limb_[static_cast<std::size_t>(d.limb)] += d.d0;
+    limb_[static_cast<std::size_t>(d.limb) + 1] += d.d1;
+    limb_[static_cast<std::size_t>(d.limb) + 2] += d.d2;
+  }
+
+  // sum += sign * o, limb by limb, sign in {-1, 1}: for sums kept apart by
+  // sign (each limb of both within 2^62, which a few such adds keep in int64).
+  void add(const Superaccumulator& o, std::int64_t sign) {
+    for (std::size_t i = 0; i < L; ++i) limb_[i] += sign * o.limb_[i];
   }
 
   // Brings every limb but the top one to [0, 2^32); the value is unchanged.

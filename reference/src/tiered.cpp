@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
+#include "bng/reference/power_of_two.hpp"
 #include "double_word.hpp"
 #include "exact_channel.hpp"
-#include "bng/reference/power_of_two.hpp"
 #include "rounding_test.hpp"
 #include "superaccumulator.hpp"
 #include "tiered_bound.hpp"
@@ -56,17 +56,35 @@ constexpr std::int64_t kBlockWidth = 16;
 constexpr int kUnderflowBeforeSvLog2 = -1060;
 constexpr double kUnderflowAfterSv = 0x1p-1070;
 
+// The channel's terms by sign: |dy| by the sign of dy and the side of x
+// (sgn(x - mean)), |dy*x| by the sign of dy*x and sgn(x - mean)*sgn(x). Each
+// element adds into one accumulator of each kind, unsigned (where the five
+// signed sums took five adds and three products by a sign); the five sums are
+// signed combinations of these, formed once per channel.
 struct ChannelAccumulators {
-  Superaccumulator<kValueLimbs> s1, s1abs, q;
-  Superaccumulator<kProductLimbs> p, pabs;
+  Superaccumulator<kValueLimbs> dy_by[2][3];     // [dy < 0][side + 1]
+  Superaccumulator<kProductLimbs> dyx_by[2][3];  // [dy*x < 0][side*sgn(x) + 1]
   bool finite = true;
 
   void propagate_carries() {
-    s1.propagate_carries();
-    s1abs.propagate_carries();
-    q.propagate_carries();
-    p.propagate_carries();
-    pabs.propagate_carries();
+    for (auto& by_side : dy_by)
+      for (auto& a : by_side) a.propagate_carries();
+    for (auto& by_side : dyx_by)
+      for (auto& a : by_side) a.propagate_carries();
+  }
+
+  // sum over the six of sign_of(negative, column) * accumulator.
+  template <int L, typename Sign>
+  static Superaccumulator<L> combined(Superaccumulator<L> (&by)[2][3], Sign sign) {
+    Superaccumulator<L> sum;
+    for (int negative = 0; negative < 2; ++negative) {
+      for (int column = 0; column < 3; ++column) {
+        const std::int64_t s = sign(negative == 1, column - 1);
+        by[negative][column].propagate_carries();
+        if (s != 0) sum.add(by[negative][column], s);
+      }
+    }
+    return sum;
   }
 };
 
@@ -82,14 +100,11 @@ void add_element(ChannelAccumulators& acc, double x, double dy, double mean) {
   if (dy == 0) return;  // every term is zero
   const int side = x > mean ? 1 : (x < mean ? -1 : 0);
   const Digits d = digits_of(dy, kValueBase);
-  acc.s1.add(d, sign_of(d.negative));
-  acc.s1abs.add(d, 1);
-  acc.q.add(d, side);
+  acc.dy_by[d.negative][side + 1].add(d);
   const double p = dy * x;  // exact: at most 48 significant bits, no underflow
   if (p == 0) return;
   const Digits dp = digits_of(p, kProductBase);
-  acc.p.add(dp, sign_of(dp.negative));
-  acc.pabs.add(dp, side * sign_of(x < 0));
+  acc.dyx_by[dp.negative][side * sign_of(x < 0) + 1].add(dp);
 }
 
 // v at exponent e (v a multiple of 2^e) as a BigInt.
@@ -137,16 +152,23 @@ struct DxChannel {
 };
 
 ChannelSums exact_sums(ChannelAccumulators& acc, double mean) {
+  // S1 = sum sgn(dy)|dy|, S1abs = sum |dy|, Q = sum side|dy|; P = sum dy*x,
+  // Pabs = sum side*sgn(x)|dy*x|: from the terms by sign (ChannelAccumulators).
+  const auto by_sign = [](bool negative, int) -> std::int64_t { return sign_of(negative); };
+  const auto all = [](bool, int) -> std::int64_t { return 1; };
+  const auto by_column = [](bool, int column) -> std::int64_t { return column; };
   ChannelSums s;
   s.ed = kValueExponent;
   s.ex = kValueExponent;
   s.mean_int = integer_at(mean, kValueExponent);
   // The sums are multiples of 2^-149 (2^-298), so these shifts drop only zeros.
-  s.s1 = acc.s1.to_bigint() >> kBaseDrop;
-  s.s1abs = acc.s1abs.to_bigint() >> kBaseDrop;
-  const BigInt q = acc.q.to_bigint() >> kBaseDrop;
-  s.s2 = (acc.p.to_bigint() >> kBaseDrop) - s.mean_int * s.s1;
-  s.s2abs = (acc.pabs.to_bigint() >> kBaseDrop) - s.mean_int * q;
+  s.s1 = ChannelAccumulators::combined(acc.dy_by, by_sign).to_bigint() >> kBaseDrop;
+  s.s1abs = ChannelAccumulators::combined(acc.dy_by, all).to_bigint() >> kBaseDrop;
+  const BigInt q = ChannelAccumulators::combined(acc.dy_by, by_column).to_bigint() >> kBaseDrop;
+  const BigInt p = ChannelAccumulators::combined(acc.dyx_by, by_sign).to_bigint() >> kBaseDrop;
+  const BigInt pabs = ChannelAccumulators::combined(acc.dyx_by, by_column).to_bigint() >> kBaseDrop;
+  s.s2 = p - s.mean_int * s.s1;
+  s.s2abs = pabs - s.mean_int * q;
   return s;
 }
 
