@@ -73,14 +73,14 @@ struct ChannelAccumulators {
       for (auto& a : by_side) a.propagate_carries();
   }
 
-  // sum over the six of sign_of(negative, column) * accumulator.
+  // sum over the six of sign(negative, column) * accumulator; the carries of
+  // the six propagated first (propagate_carries).
   template <int L, typename Sign>
-  static Superaccumulator<L> combined(Superaccumulator<L> (&by)[2][3], Sign sign) {
+  static Superaccumulator<L> combined(const Superaccumulator<L> (&by)[2][3], Sign sign) {
     Superaccumulator<L> sum;
     for (int negative = 0; negative < 2; ++negative) {
       for (int column = 0; column < 3; ++column) {
         const std::int64_t s = sign(negative == 1, column - 1);
-        by[negative][column].propagate_carries();
         if (s != 0) sum.add(by[negative][column], s);
       }
     }
@@ -157,6 +157,7 @@ ChannelSums exact_sums(ChannelAccumulators& acc, double mean) {
   const auto by_sign = [](bool negative, int) -> std::int64_t { return sign_of(negative); };
   const auto all = [](bool, int) -> std::int64_t { return 1; };
   const auto by_column = [](bool, int column) -> std::int64_t { return column; };
+  acc.propagate_carries();  // each limb of the six within [0, 2^32) but the top one
   ChannelSums s;
   s.ed = kValueExponent;
   s.ex = kValueExponent;

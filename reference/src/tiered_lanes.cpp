@@ -264,12 +264,12 @@ void finish_value(const Decided& d, int l, const FormatTraits& t, Expected& e) {
 }  // namespace
 
 bool tiered_uses_lanes() {
-  const auto off = [](const char* name) {
-    const char* setting = std::getenv(name);
-    return setting && std::string_view(setting) == "off";
-  };
-  static const bool available = !off("BNG_REFERENCE_LANES") && !off("BNG_REFERENCE_FMA") &&
-                                __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  // The lanes are the FMA variant's too: BNG_REFERENCE_FMA=off turns both off.
+  static const bool available = [] {
+    const char* setting = std::getenv("BNG_REFERENCE_LANES");
+    return tiered_uses_fma() && !(setting && std::string_view(setting) == "off") &&
+           __builtin_cpu_supports("avx2");
+  }();
   return available;
 }
 
