@@ -30,6 +30,15 @@ void run_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end, Path 
   }
 }
 
+// Both paths write every output of every channel they run, so entries kept
+// from a previous case are all overwritten (tests/reference: ReusedResult).
+void size_for(const Case& c, Result& r) {
+  r.dx.resize(static_cast<std::size_t>(c.elements()));
+  r.dbias.resize(static_cast<std::size_t>(c.channel));
+  r.dscale.resize(static_cast<std::size_t>(c.channel));
+  r.exact_fallbacks = 0;
+}
+
 }  // namespace
 
 Result compute_channels(const Case& c, std::int64_t c_begin, std::int64_t c_end, Path path) {
@@ -53,13 +62,19 @@ Result compute(const Case& c, Path path) {
 
 void compute(const Case& c, Path path, Result& r) {
   validate(c);
-  // Both paths write every output of every channel they run, so entries kept
-  // from a previous case are all overwritten (tests/reference: ReusedResult).
-  r.dx.resize(static_cast<std::size_t>(c.elements()));
-  r.dbias.resize(static_cast<std::size_t>(c.channel));
-  r.dscale.resize(static_cast<std::size_t>(c.channel));
-  r.exact_fallbacks = 0;
+  size_for(c, r);
   run_channels(c, 0, c.channel, path, r);
+}
+
+void compute(const Case& c, Path path, Result& r, const RowsReady& rows_ready) {
+  validate(c);
+  size_for(c, r);
+  if (path == Path::tiered) {
+    compute_tiered(c, r, rows_ready);
+    return;
+  }
+  run_channels(c, 0, c.channel, path, r);
+  rows_ready(0, c.batch);
 }
 
 }  // namespace bng::ref

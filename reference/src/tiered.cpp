@@ -239,11 +239,11 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
 
 // dx of the block's channels from their constants k (exact[j] where the test
 // cannot decide), flattened: every product of the evaluation inlined here.
-[[gnu::flatten]] void evaluate_dx_portable(const Case& c, std::int64_t b0,
-                                           const std::vector<DxChannel>& k,
+[[gnu::flatten]] void evaluate_dx_portable(const Case& c, std::int64_t b0, std::int64_t n0,
+                                           std::int64_t n1, const std::vector<DxChannel>& k,
                                            std::vector<ExactChannel>& exact,
                                            const FormatTraits& data, Result& r) {
-  for (std::int64_t n = 0; n < c.batch; ++n) {
+  for (std::int64_t n = n0; n < n1; ++n) {
     const auto row = static_cast<std::size_t>(n * c.channel + b0);
     for (std::size_t j = 0; j < k.size(); ++j) {
       if (k[j].tiered) dx_element(c, n, row, j, k, exact, data, r);
@@ -262,10 +262,11 @@ bool inference_dx(const DxChannel& k, double dy, const FormatTraits& out, Expect
 #if defined(__x86_64__) && defined(__GNUC__)
 #define BNG_FMA_DISPATCH 1
 [[gnu::flatten, gnu::target("fma")]] void evaluate_dx_fma(const Case& c, std::int64_t b0,
+                                                          std::int64_t n0, std::int64_t n1,
                                                           const std::vector<DxChannel>& k,
                                                           std::vector<ExactChannel>& exact,
                                                           const FormatTraits& data, Result& r) {
-  evaluate_dx_portable(c, b0, k, exact, data, r);
+  evaluate_dx_portable(c, b0, n0, n1, k, exact, data, r);
 }
 #endif
 
@@ -319,14 +320,15 @@ std::vector<LaneGroup> lane_groups(const Case& c, const std::vector<DxChannel>& 
   return groups;
 }
 
-// The block's dx with the lanes deciding what they can, the scalar loop the
-// rest (the channels outside a group, and the lanes left undecided).
-[[gnu::flatten]] void evaluate_dx_in_lanes(const Case& c, std::int64_t b0,
-                                           const std::vector<DxChannel>& k,
+// The block's dx of rows [n0, n1) with the lanes deciding what they can, the
+// scalar loop the rest (the channels outside a group, and the lanes left
+// undecided).
+[[gnu::flatten]] void evaluate_dx_in_lanes(const Case& c, std::int64_t b0, std::int64_t n0,
+                                           std::int64_t n1, const std::vector<DxChannel>& k,
                                            const std::vector<LaneGroup>& groups,
                                            std::vector<ExactChannel>& exact,
                                            const FormatTraits& data, Result& r) {
-  for (std::int64_t n = 0; n < c.batch; ++n) {
+  for (std::int64_t n = n0; n < n1; ++n) {
     const auto row = static_cast<std::size_t>(n * c.channel + b0);
     std::size_t j = 0;
     for (const LaneGroup& g : groups) {
@@ -345,14 +347,16 @@ std::vector<LaneGroup> lane_groups(const Case& c, const std::vector<DxChannel>& 
 }
 
 // A case of one channel (a column: bngcert's blocks of a tall dump) has its
-// rows side by side: four rows in lanes, its constants in every lane.
-[[gnu::flatten]] void evaluate_column_in_lanes(const Case& c, const std::vector<DxChannel>& k,
+// rows side by side: four rows in lanes, its constants in every lane; rows
+// [n0, n1) here.
+[[gnu::flatten]] void evaluate_column_in_lanes(const Case& c, std::int64_t n0, std::int64_t n1,
+                                               const std::vector<DxChannel>& k,
                                                std::vector<ExactChannel>& exact,
                                                const FormatTraits& data, Result& r) {
   DxLanes lanes;
   for (std::size_t l = 0; l < kLanes; ++l) set_lane(lanes, l, k[0]);
-  const auto batch = static_cast<std::size_t>(c.batch);
-  std::size_t n = 0;
+  const auto batch = static_cast<std::size_t>(n1);
+  auto n = static_cast<std::size_t>(n0);
   for (; n + kLanes <= batch; n += kLanes) {
     const unsigned decided = dx_lanes(c, lanes, n, data, r);
     for (std::size_t l = 0; l < kLanes; ++l) {
@@ -363,33 +367,20 @@ std::vector<LaneGroup> lane_groups(const Case& c, const std::vector<DxChannel>& 
   for (; n < batch; ++n) dx_element(c, static_cast<std::int64_t>(n), n, 0, k, exact, data, r);
 }
 
-void evaluate_dx(const Case& c, std::int64_t b0, const std::vector<DxChannel>& k,
-                 std::vector<ExactChannel>& exact, const FormatTraits& data, Result& r) {
-  if (tiered_uses_lanes()) {
-    if (c.channel == 1 && in_lanes(c, k[0])) {
-      evaluate_column_in_lanes(c, k, exact, data, r);
-      return;
-    }
-    const std::vector<LaneGroup> groups = lane_groups(c, k);
-    if (!groups.empty()) {
-      evaluate_dx_in_lanes(c, b0, k, groups, exact, data, r);
-      return;
-    }
-  }
-#ifdef BNG_FMA_DISPATCH
-  static const bool fma = tiered_uses_fma();
-  if (fma) {
-    evaluate_dx_fma(c, b0, k, exact, data, r);
-    return;
-  }
-#endif
-  evaluate_dx_portable(c, b0, k, exact, data, r);
-}
+// One block of channels once its sums are known: its dbias and dscale
+// written, its channels with NaN or ±Inf inputs written in full by the exact
+// path, and what the dx loops need for the others.
+struct PreparedBlock {
+  std::int64_t b0 = 0;
+  std::vector<DxChannel> k;
+  std::vector<ExactChannel> exact;
+  std::vector<LaneGroup> groups;  // where the lanes run on rows of several channels
+  bool column = false;            // a case of one channel, its rows in lanes
+};
 
-void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
+PreparedBlock prepare_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
   const auto width = static_cast<std::size_t>(b1 - b0);
   const auto m = static_cast<std::uint64_t>(c.batch);
-  const FormatTraits data = traits(data_format(c.combo));
   std::vector<ChannelAccumulators> acc(width);
   std::int64_t since_carry = 0;
   for (std::int64_t n = 0; n < c.batch; ++n) {
@@ -403,30 +394,64 @@ void tiered_block(const Case& c, std::int64_t b0, std::int64_t b1, Result& r) {
     }
   }
 
-  std::vector<ExactChannel> exact;
-  exact.reserve(width);
-  std::vector<DxChannel> k(width);
+  PreparedBlock b;
+  b.b0 = b0;
+  b.exact.reserve(width);
+  b.k.resize(width);
   for (std::size_t j = 0; j < width; ++j) {
     const std::int64_t ch = b0 + static_cast<std::int64_t>(j);
     const auto ci = static_cast<std::size_t>(ch);
-    exact.emplace_back(c, ch, r);
+    b.exact.emplace_back(c, ch, r);
     const bool stats_finite =
         std::isfinite(c.mean[ci]) && std::isfinite(c.invar[ci]) && std::isfinite(c.scale[ci]);
     if (!acc[j].finite || !stats_finite) {
       // NaN or ±Inf among the inputs: the exact path sorts out which outputs they reach.
-      exact[j].run();
+      b.exact[j].run();
       r.exact_fallbacks += c.batch + 2;
       continue;
     }
     ChannelSums sums = exact_sums(acc[j], c.mean[ci]);
-    k[j] = dx_constants(sums, c.invar[ci], c.scale[ci], m);
-    k[j].mean = c.mean[ci];
-    exact[j].adopt(std::move(sums));
-    r.dbias[ci] = exact[j].dbias();
-    r.dscale[ci] = exact[j].dscale();
+    b.k[j] = dx_constants(sums, c.invar[ci], c.scale[ci], m);
+    b.k[j].mean = c.mean[ci];
+    b.exact[j].adopt(std::move(sums));
+    r.dbias[ci] = b.exact[j].dbias();
+    r.dscale[ci] = b.exact[j].dscale();
   }
+  if (tiered_uses_lanes()) {
+    b.column = c.channel == 1 && in_lanes(c, b.k[0]);
+    if (!b.column) b.groups = lane_groups(c, b.k);
+  }
+  return b;
+}
 
-  evaluate_dx(c, b0, k, exact, data, r);
+// The block's dx of rows [n0, n1).
+void evaluate_dx(const Case& c, PreparedBlock& b, std::int64_t n0, std::int64_t n1,
+                 const FormatTraits& data, Result& r) {
+  if (b.column) {
+    evaluate_column_in_lanes(c, n0, n1, b.k, b.exact, data, r);
+    return;
+  }
+  if (!b.groups.empty()) {
+    evaluate_dx_in_lanes(c, b.b0, n0, n1, b.k, b.groups, b.exact, data, r);
+    return;
+  }
+#ifdef BNG_FMA_DISPATCH
+  static const bool fma = tiered_uses_fma();
+  if (fma) {
+    evaluate_dx_fma(c, b.b0, n0, n1, b.k, b.exact, data, r);
+    return;
+  }
+#endif
+  evaluate_dx_portable(c, b.b0, n0, n1, b.k, b.exact, data, r);
+}
+
+// Rows a chunk handed to RowsReady holds: about kChunkOutputs outputs (their
+// Expected, 64 bytes each, and the inputs behind them stay in a 1 MiB L2
+// cache until the caller has judged them), a multiple of the lanes.
+constexpr std::int64_t kChunkOutputs = 4096;
+
+std::int64_t rows_per_chunk(std::int64_t channels) {
+  return std::max<std::int64_t>(kLanes, kChunkOutputs / channels / kLanes * kLanes);
 }
 
 }  // namespace
@@ -441,8 +466,26 @@ bool tiered_uses_fma() {
 }
 
 void compute_tiered(const Case& c, std::int64_t c_begin, std::int64_t c_end, Result& r) {
+  const FormatTraits data = traits(data_format(c.combo));
   for (std::int64_t b0 = c_begin; b0 < c_end; b0 += kBlockWidth) {
-    tiered_block(c, b0, std::min(c_end, b0 + kBlockWidth), r);
+    // Block by block, each block's rows read again while they are in the cache.
+    PreparedBlock b = prepare_block(c, b0, std::min(c_end, b0 + kBlockWidth), r);
+    evaluate_dx(c, b, 0, c.batch, data, r);
+  }
+}
+
+void compute_tiered(const Case& c, Result& r, const RowsReady& rows_ready) {
+  const FormatTraits data = traits(data_format(c.combo));
+  std::vector<PreparedBlock> blocks;
+  blocks.reserve(static_cast<std::size_t>((c.channel + kBlockWidth - 1) / kBlockWidth));
+  for (std::int64_t b0 = 0; b0 < c.channel; b0 += kBlockWidth) {
+    blocks.push_back(prepare_block(c, b0, std::min(c.channel, b0 + kBlockWidth), r));
+  }
+  const std::int64_t rows = rows_per_chunk(c.channel);
+  for (std::int64_t n0 = 0; n0 < c.batch; n0 += rows) {
+    const std::int64_t n1 = std::min(c.batch, n0 + rows);
+    for (PreparedBlock& b : blocks) evaluate_dx(c, b, n0, n1, data, r);
+    rows_ready(n0, n1);
   }
 }
 

@@ -14,4 +14,8 @@ namespace bng::ref {
 // case) and adds to r.exact_fallbacks. The case is valid and the range inside it.
 void compute_tiered(const Case& c, std::int64_t c_begin, std::int64_t c_end, Result& r);
 
+// The same for every channel, the dx handed over in chunks of rows as they are
+// ready (reference.hpp, RowsReady): every block's sums first, then the chunks.
+void compute_tiered(const Case& c, Result& r, const RowsReady& rows_ready);
+
 }  // namespace bng::ref

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,19 @@ Result compute(const Case& c, Path path = Path::tiered);
 // allocates, and the kernel zeroes, its pages once): every entry of r is
 // written, exact_fallbacks included, whatever r held before.
 void compute(const Case& c, Path path, Result& r);
+
+// Called by the compute below as the dx of rows [n0, n1) of every channel
+// become final in r.dx: in row order, each row once, [0, batch) in all. The
+// dbias and dscale of every channel are final at the first call.
+using RowsReady = std::function<void(std::int64_t n0, std::int64_t n1)>;
+
+// compute(c, path, r), handing the dx over as they are ready: on the tiered
+// path in chunks of a few thousand outputs, so that a caller judging each
+// chunk at once finds it, and the inputs behind it, still in the cache (a
+// tall case's Expected run to tens of megabytes, written out and read back
+// otherwise); on the exact path all rows in one call at the end. r ends as
+// compute(c, path, r) leaves it.
+void compute(const Case& c, Path path, Result& r, const RowsReady& rows_ready);
 
 // The same for the channels [c_begin, c_end) only: result vectors are sized for
 // the whole case, entries outside the range left default.
