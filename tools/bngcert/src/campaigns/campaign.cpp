@@ -9,6 +9,7 @@
 
 #include "bng/properties/runner.hpp"
 #include "bng/reference/reference.hpp"
+#include "call_judge.hpp"
 #include "library_binding.hpp"
 #include "parallel_jobs.hpp"
 #include "utc_time.hpp"

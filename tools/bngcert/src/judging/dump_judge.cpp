@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bng/reference/reference.hpp"
+#include "call_judge.hpp"
 #include "parallel_jobs.hpp"
 
 namespace bng::cert {
@@ -107,11 +108,14 @@ void judge_block(const DumpArrays& a, const DumpShape& s, Workspace& w, std::int
   a.at("dbias").read(c0, c.channel, got.dbias.data());
   a.at("dscale").read(c0, c.channel, got.dscale.data());
 
-  ref::compute(c, reference, w.r);
   Origin o = origin;
   o.channel_offset = c0;
   o.channel_total = s.channel;
-  judge(c, w.r, got, o, order, true, t);
+  // Each chunk of dx judged as the reference hands it over, while it is in the cache.
+  CallJudge judge(c, got, o, order, true, t);
+  ref::compute(c, reference, w.r,
+               [&](std::int64_t n0, std::int64_t n1) { judge.dx_rows(w.r, n0, n1); });
+  judge.finish(w.r);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 
 #include "bng/properties/reproducer.hpp"
 #include "bng/reference/binade.hpp"
-#include "call_counts.hpp"
 
 namespace bng::cert {
 
@@ -139,130 +138,6 @@ Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel) {
   col.dbias = {o.dbias[channel]};
   col.dscale = {o.dscale[channel]};
   return col;
-}
-
-namespace {
-
-// The cores a judged call ran on, for its fault map: the campaign's or the
-// pack's call; a dump judged by `check --dir` does not say, and is mapped as the
-// caller alone would have run it (docs/report-format.md, "faults").
-unsigned core_mask_of(const Origin& origin) {
-  return origin.spec && origin.spec->storage == prop::Storage::shared ? origin.spec->core_mask : 0u;
-}
-
-// Output i of o, located in the whole call (a block of channels is part of one).
-Failure located(const Case& c, const Origin& origin, std::uint64_t order, Output o, std::int64_t i,
-                double y, const ref::Expected& e, const Sample& s) {
-  Failure fl;
-  fl.order = order;
-  fl.origin = origin;
-  fl.output = o;
-  fl.combo = c.combo;
-  fl.is_train = c.is_train;
-  fl.batch = c.batch;
-  fl.channel = origin.channel_total ? origin.channel_total : c.channel;
-  fl.n = o == Output::dx ? i / c.channel : 0;
-  fl.c = (o == Output::dx ? i % c.channel : i) + origin.channel_offset;
-  fl.y = y;
-  fl.expected = e;
-  fl.sample = s;
-  return fl;
-}
-
-// A failing output i of o: in the fault map, in the failing indices (when
-// kept) and, among the first kFailuresKept, in the failures printed.
-void note_failure(const Case& c, const Origin& origin, std::uint64_t order, Output o, std::size_t i,
-                  double y, const ref::Expected& e, const Sample& s, KernelTally& t) {
-  OutputTally& tally = t[o];
-  const auto i64 = static_cast<std::int64_t>(i);
-  tally.faults.add({t.kernel.target, c.combo, o, c.is_train, c.batch,
-                    origin.channel_total ? origin.channel_total : c.channel,
-                    o == Output::dx ? i64 / c.channel : 0,
-                    (o == Output::dx ? i64 % c.channel : i64) + origin.channel_offset,
-                    core_mask_of(origin)});
-  if (t.keep_failing) {
-    const std::int64_t channels = origin.channel_total ? origin.channel_total : c.channel;
-    tally.failing.push_back(o == Output::dx ? (i64 / c.channel) * channels + i64 % c.channel +
-                                                  origin.channel_offset
-                                            : i64 + origin.channel_offset);
-    if (s.kind == ref::Kind::finite && std::isfinite(e.rounded) && !std::isfinite(y)) {
-      ++tally.nonfinite_where_finite;
-    }
-  }
-  if (tally.failures.size() < kFailuresKept) {
-    tally.failures.push_back(located(c, origin, order, o, i64, y, e, s));
-  }
-}
-
-// This case's worst output of o (index i), kept with its case when it uses
-// more of its bound than the tally's worst (a tie: the earlier case).
-void note_worst(const Case& c, const Outputs& got, const Origin& origin, std::uint64_t order,
-                Output o, std::int64_t i, double y, const ref::Expected& e, const Sample& s,
-                bool column_worst, Worst& w) {
-  const bool better = !w.valid() || s.bound_use > w.where.sample.bound_use ||
-                      (s.bound_use == w.where.sample.bound_use && order < w.where.order);
-  if (!better) return;
-  w.where = located(c, origin, order, o, i, y, e, s);
-  const std::int64_t ch = o == Output::dx ? i % c.channel : i;
-  if (column_worst) {
-    w.c = column_case(c, ch);
-    w.got = column_outputs(got, c, ch);
-  } else {
-    w.c = c;
-    w.got = got;
-  }
-}
-
-}  // namespace
-
-void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
-           std::uint64_t order, bool column_worst, KernelTally& t) {
-  const double alpha = t.kernel.alpha;
-  t.exact_fallbacks += r.exact_fallbacks;
-  for (Output o : kOutputs) {
-    const auto& ys = o == Output::dx ? got.dx : o == Output::dbias ? got.dbias : got.dscale;
-    const auto& es = o == Output::dx ? r.dx : o == Output::dbias ? r.dbias : r.dscale;
-    const Format f = output_format(c.combo, o);
-    OutputTally& tally = t[o];
-    const bool rounded_once = judged_correctly_rounded(t.kernel, c.is_train, o);
-    std::int64_t worst_index = -1;
-    Sample worst_sample;
-    // This call's outputs, counted here and added to the tally, its family's
-    // line, histogram and density once (merging is what adding would do).
-    Stats call;
-    HistogramCounts histogram;
-    DensityCounts density;
-    MetricSums sums;
-    for (std::size_t i = 0; i < ys.size(); ++i) {
-      Sample s;
-      s.m = measure(ys[i], es[i], f, alpha, rounded_once);
-      s.kind = es[i].kind;
-      s.bound_use = bound_use(s.m, es[i], alpha);
-      call.add(s);
-      if (s.kind == ref::Kind::finite && std::isfinite(ys[i])) {
-        const OutputError err(ys[i], es[i].exact);
-        call.metrics.add(ys[i], err, es[i].rounded, es[i].ulp);
-        sums.add(ys[i], es[i].exact, err);
-      }
-      if (s.kind == ref::Kind::finite) {
-        histogram.add(s.m.ulp_error);
-        density.add(s.m);
-      }
-      if (worst_index < 0 || s.bound_use > worst_sample.bound_use) {
-        worst_index = static_cast<std::int64_t>(i);
-        worst_sample = s;
-      }
-      if (!s.m.pass) note_failure(c, origin, order, o, i, ys[i], es[i], s, t);
-    }
-    tally.all.merge(call);
-    tally.by_family[{origin.family, c.is_train}].merge(call);
-    histogram.add_to(tally.histogram);
-    density.add_to(tally.density);
-    if (sums.yy != 0 || sums.ee != 0 || sums.rel_n != 0) tally.metric_sums[order].merge(sums);
-    if (worst_index < 0) continue;
-    note_worst(c, got, origin, order, o, worst_index, ys[worst_index], es[worst_index],
-               worst_sample, column_worst, tally.worst);
-  }
 }
 
 }  // namespace bng::cert

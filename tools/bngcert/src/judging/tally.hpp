@@ -156,18 +156,11 @@ struct KernelTally {
   void merge(KernelTally&& o);
 };
 
-// Judges every output of one call (case `c`, reference `r`, kernel outputs
-// `got`) and adds them to `t`. `order` ranks this case among all others for
-// deterministic tie-breaks. With `column_worst`, a new worst output keeps only
-// its channel as the reproducer case (channel isolation makes it complete).
-void judge(const Case& c, const ref::Result& r, const Outputs& got, const Origin& origin,
-           std::uint64_t order, bool column_worst, KernelTally& t);
-
 // The one-channel case (and outputs) of column `channel` of `c`.
 Case column_case(const Case& c, std::int64_t channel);
 Outputs column_outputs(const Outputs& o, const Case& c, std::int64_t channel);
 
-// Inline: judge() takes these for every output.
+// Inline: the judge (call_judge.hpp) takes these for every output.
 inline double bound_use(const Measure& m, const ref::Expected& e, double alpha) {
   if (e.kind != ref::Kind::finite) return m.pass ? 0.0 : std::numeric_limits<double>::infinity();
   const long double error = static_cast<long double>(m.ulp_error) * e.ulp;
