@@ -280,6 +280,13 @@ TEST(Check, EveryBadInputIsRefusedClearly) {
        "x.npy", "Fortran"},
       {"bad magic", [](const fs::path& d) { write_bytes(d / "dbias.npy", "col1,col2\n1,2\n"); },
        "dbias.npy", "magic"},
+      // The files are read side by side: of two bad ones, the first in order is named.
+      {"two bad files",
+       [](const fs::path& d) {
+         write_bytes(d / "x.npy", "col1,col2\n1,2\n");
+         fs::remove(d / "dscale.npy");
+       },
+       "x.npy", "magic"},
       {"hp on ft78ne",
        [](const fs::path& d) {
          for (const char* n : {"x", "dy", "dx"})
