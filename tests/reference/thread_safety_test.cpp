@@ -100,6 +100,19 @@ TEST(ReferenceValidation, RejectsMalformedCases) {
     bad.dy = {v};
     EXPECT_THROW(validate(bad), std::invalid_argument) << v;
   }
+  // The scan runs in vectors (AVX2 where there is): a bad value at every
+  // position of a longer column, the vector body's and the remainder's.
+  Case tall = c;
+  tall.batch = 37;
+  tall.x.assign(37, 0.5);
+  tall.dy.assign(37, -0.25);
+  for (std::size_t i = 0; i < 37; ++i) {
+    bad = tall;
+    bad.dy[i] = 0x1.fffffe8p0;
+    EXPECT_THROW(validate(bad), std::invalid_argument) << "at " << i;
+    bad.dy[i] = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_NO_THROW(validate(bad)) << "NaN at " << i;
+  }
   bad = c;
   bad.combo = Combo::hp;
   bad.dy = {1.0 / 1024 + 1.0};  // 1 + 2^-10 is binary16; 1 + 2^-11 is not
