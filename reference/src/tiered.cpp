@@ -450,6 +450,11 @@ void evaluate_dx(const Case& c, PreparedBlock& b, std::int64_t n0, std::int64_t 
 // cache until the caller has judged them), a multiple of the lanes.
 constexpr std::int64_t kChunkOutputs = 4096;
 
+// Channels whose prepared blocks (PreparedBlock: constants and the exact
+// fall-back's state, about a kilobyte a channel) are kept while the chunks
+// run; a wider case is computed block by block and handed over at once.
+constexpr std::int64_t kMaxChunkedChannels = 1024;
+
 std::int64_t rows_per_chunk(std::int64_t channels) {
   return std::max<std::int64_t>(kLanes, kChunkOutputs / channels / kLanes * kLanes);
 }
@@ -475,13 +480,21 @@ void compute_tiered(const Case& c, std::int64_t c_begin, std::int64_t c_end, Res
 }
 
 void compute_tiered(const Case& c, Result& r, const RowsReady& rows_ready) {
+  const std::int64_t rows = rows_per_chunk(c.channel);
+  if (c.batch <= rows || c.channel > kMaxChunkedChannels) {
+    // One chunk (a short case) or too many channels to keep all prepared
+    // (their exact fall-backs are some hundred bytes each): block by block,
+    // all rows handed over at the end.
+    compute_tiered(c, 0, c.channel, r);
+    rows_ready(0, c.batch);
+    return;
+  }
   const FormatTraits data = traits(data_format(c.combo));
   std::vector<PreparedBlock> blocks;
   blocks.reserve(static_cast<std::size_t>((c.channel + kBlockWidth - 1) / kBlockWidth));
   for (std::int64_t b0 = 0; b0 < c.channel; b0 += kBlockWidth) {
     blocks.push_back(prepare_block(c, b0, std::min(c.channel, b0 + kBlockWidth), r));
   }
-  const std::int64_t rows = rows_per_chunk(c.channel);
   for (std::int64_t n0 = 0; n0 < c.batch; n0 += rows) {
     const std::int64_t n1 = std::min(c.batch, n0 + rows);
     for (PreparedBlock& b : blocks) evaluate_dx(c, b, n0, n1, data, r);

@@ -75,11 +75,12 @@ void compute(const Case& c, Path path, Result& r);
 using RowsReady = std::function<void(std::int64_t n0, std::int64_t n1)>;
 
 // compute(c, path, r), handing the dx over as they are ready: on the tiered
-// path in chunks of a few thousand outputs, so that a caller judging each
-// chunk at once finds it, and the inputs behind it, still in the cache (a
-// tall case's Expected run to tens of megabytes, written out and read back
-// otherwise); on the exact path all rows in one call at the end. r ends as
-// compute(c, path, r) leaves it.
+// path, for a case taller than one chunk and of at most 1024 channels, in
+// chunks of a few thousand outputs, so that a caller judging each chunk at
+// once finds it, and the inputs behind it, still in the cache (a tall case's
+// Expected run to tens of megabytes, written out and read back otherwise);
+// otherwise (and on the exact path) all rows in one call at the end. r ends
+// as compute(c, path, r) leaves it.
 void compute(const Case& c, Path path, Result& r, const RowsReady& rows_ready);
 
 // The same for the channels [c_begin, c_end) only: result vectors are sized for
