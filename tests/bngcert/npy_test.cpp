@@ -225,10 +225,10 @@ TEST_F(NpyTest, ReadColumnsTransposedGivesColumnByColumn) {
   for (const DType t : {DType::f2, DType::f4, DType::f8}) {
     const fs::path p = dir_ / "cols_t.npy";
     bng::cert::npy::write(p, t, shape, v);
-    std::vector<double> out;
+    std::vector<std::vector<double>> out(7, std::vector<double>(99, 1.0));  // resized
     Array::open(p).read_columns_transposed(5, 1, 4, out);
-    EXPECT_EQ(out, (std::vector<double>{-6.5, -1.5, 3.5, 8.5, -5.5, -0.5, 4.5, 9.5, -4.5, 0.5, 5.5,
-                                        10.5}));
+    EXPECT_EQ(out, (std::vector<std::vector<double>>{
+                       {-6.5, -1.5, 3.5, 8.5}, {-5.5, -0.5, 4.5, 9.5}, {-4.5, 0.5, 5.5, 10.5}}));
     EXPECT_THROW(Array::open(p).read_columns_transposed(3, 0, 1, out), std::out_of_range);
     EXPECT_THROW(Array::open(p).read_columns_transposed(5, 4, 3, out), std::out_of_range);
   }
@@ -245,14 +245,16 @@ TEST_F(NpyTest, ReadColumnsTransposedAcrossTiles) {
   const Array a = Array::open(p);
   for (std::int64_t c0 = 0; c0 < kColumns; ++c0) {
     for (std::int64_t c1 = c0; c1 <= kColumns; ++c1) {
-      std::vector<double> rows, columns;
+      std::vector<double> rows;
+      std::vector<std::vector<double>> columns;
       a.read_columns(kColumns, c0, c1, rows);
       a.read_columns_transposed(kColumns, c0, c1, columns);
       const std::int64_t w = c1 - c0;
-      ASSERT_EQ(columns.size(), rows.size());
+      ASSERT_EQ(columns.size(), static_cast<std::size_t>(w));
+      for (const auto& column : columns) ASSERT_EQ(column.size(), static_cast<std::size_t>(kRows));
       for (std::int64_t r = 0; r < kRows; ++r) {
         for (std::int64_t j = 0; j < w; ++j) {
-          ASSERT_EQ(columns[static_cast<std::size_t>(j * kRows + r)],
+          ASSERT_EQ(columns[static_cast<std::size_t>(j)][static_cast<std::size_t>(r)],
                     rows[static_cast<std::size_t>(r * w + j)])
               << "columns [" << c0 << ", " << c1 << ") row " << r << " column " << j;
         }

@@ -369,10 +369,11 @@ void Array::read_columns(std::int64_t columns, std::int64_t c_begin, std::int64_
 }
 
 void Array::read_columns_transposed(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
-                                    std::vector<double>& out) const {
+                                    std::vector<std::vector<double>>& out) const {
   const std::int64_t rows = column_rows(columns, c_begin, c_end);
   const std::int64_t width = c_end - c_begin;
-  out.resize(static_cast<std::size_t>(rows * width));
+  out.resize(static_cast<std::size_t>(width));
+  for (auto& column : out) column.resize(static_cast<std::size_t>(rows));
   const std::size_t size = item_size(header_.dtype);
   const unsigned char* data = bytes_.data() + header_.data_offset;
   // In tiles of a few rows: each column's part of a tile is a cache line of
@@ -384,7 +385,7 @@ void Array::read_columns_transposed(std::int64_t columns, std::int64_t c_begin, 
     for (std::int64_t r0 = 0; r0 < rows; r0 += kTileRows) {
       const std::int64_t r1 = std::min(rows, r0 + kTileRows);
       for (std::int64_t j = 0; j < width; ++j) {
-        double* column = out.data() + j * rows;
+        double* column = out[static_cast<std::size_t>(j)].data();
         const unsigned char* p = data + static_cast<std::size_t>(r0 * columns + c_begin + j) * size;
         for (std::int64_t r = r0; r < r1; ++r, p += row_bytes) column[r] = decode_one(p);
       }

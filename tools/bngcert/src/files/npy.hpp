@@ -69,10 +69,12 @@ class Array {
   // of every row, row by row (out gets rows * (c_end - c_begin) values).
   void read_columns(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
                     std::vector<double>& out) const;
-  // The same columns, column by column: out[j * rows + r] is row r of column
-  // c_begin + j (one pass over the rows reads each row's part once).
+  // The same columns, column by column: out[j][r] is row r of column
+  // c_begin + j (one pass over the rows reads each row's part once). Each
+  // column a vector of its own, so that a caller can take one over whole
+  // (swap it out) instead of copying it; out's vectors keep their storage.
   void read_columns_transposed(std::int64_t columns, std::int64_t c_begin, std::int64_t c_end,
-                               std::vector<double>& out) const;
+                               std::vector<std::vector<double>>& out) const;
 
  private:
   // Rows of the array viewed as rows of `columns`; std::out_of_range unless

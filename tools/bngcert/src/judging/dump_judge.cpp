@@ -39,38 +39,42 @@ std::int64_t blocks_per_band(const DumpArrays& a, const DumpShape& s, std::int64
   return k;
 }
 
-// The columns of one band: column by column (column j at j * batch) when it
+// The columns of one band: column by column (a vector a column) when it
 // holds several blocks, as rows (the Case layout) when it is one block.
 struct Band {
   std::int64_t c0 = 0, c1 = 0;
   bool by_column = false;
-  std::vector<double> x, dy, dx;
+  std::vector<double> x, dy, dx;                                       // as rows
+  std::vector<std::vector<double>> x_columns, dy_columns, dx_columns;  // by column
   void read(const DumpArrays& a, std::int64_t channel) {
-    for (auto [name, v] : {std::pair{"x", &x}, {"dy", &dy}, {"dx", &dx}}) {
-      if (by_column) {
+    if (by_column) {
+      for (auto [name, v] :
+           {std::pair{"x", &x_columns}, {"dy", &dy_columns}, {"dx", &dx_columns}}) {
         a.at(name).read_columns_transposed(channel, c0, c1, *v);
-      } else {
+      }
+    } else {
+      for (auto [name, v] : {std::pair{"x", &x}, {"dy", &dy}, {"dx", &dx}}) {
         a.at(name).read_columns(channel, c0, c1, *v);
       }
     }
   }
-  // Channels [b0, b1) of the band as rows of b1 - b0 (the Case layout); a
-  // band of one block hands its rows over (and takes out's storage back).
-  void rows_of(std::vector<double>& columns, std::int64_t batch, std::int64_t b0, std::int64_t b1,
-               std::vector<double>& out) const {
+  // Channels [b0, b1) of the band as rows of b1 - b0 (the Case layout): a
+  // band of one block hands its rows over, and a block of one column its
+  // column (each taking out's storage back for the next band).
+  void rows_of(std::vector<double>& rows, std::vector<std::vector<double>>& columns,
+               std::int64_t batch, std::int64_t b0, std::int64_t b1, std::vector<double>& out) {
     if (!by_column) {
-      std::swap(out, columns);  // both keep their storage for the next band
+      std::swap(out, rows);
       return;
     }
     const std::int64_t w = b1 - b0;
-    out.resize(static_cast<std::size_t>(batch * w));
     if (w == 1) {  // a column is its own rows (a tall dump's blocks)
-      const double* column = columns.data() + (b0 - c0) * batch;
-      std::copy(column, column + batch, out.begin());
+      std::swap(out, columns[static_cast<std::size_t>(b0 - c0)]);
       return;
     }
+    out.resize(static_cast<std::size_t>(batch * w));
     for (std::int64_t j = 0; j < w; ++j) {
-      const double* column = columns.data() + (b0 - c0 + j) * batch;
+      const std::vector<double>& column = columns[static_cast<std::size_t>(b0 - c0 + j)];
       for (std::int64_t n = 0; n < batch; ++n) out[n * w + j] = column[n];
     }
   }
@@ -95,14 +99,14 @@ void judge_block(const DumpArrays& a, const DumpShape& s, Workspace& w, std::int
   c.batch = s.batch;
   c.channel = c1 - c0;
   c.is_train = s.is_train;
-  w.band.rows_of(w.band.x, s.batch, c0, c1, c.x);
-  w.band.rows_of(w.band.dy, s.batch, c0, c1, c.dy);
+  w.band.rows_of(w.band.x, w.band.x_columns, s.batch, c0, c1, c.x);
+  w.band.rows_of(w.band.dy, w.band.dy_columns, s.batch, c0, c1, c.dy);
   for (auto [name, v] : {std::pair{"mean", &c.mean}, {"invar", &c.invar}, {"scale", &c.scale}}) {
     v->resize(static_cast<std::size_t>(c.channel));
     a.at(name).read(c0, c.channel, v->data());
   }
   Outputs& got = w.got;
-  w.band.rows_of(w.band.dx, s.batch, c0, c1, got.dx);
+  w.band.rows_of(w.band.dx, w.band.dx_columns, s.batch, c0, c1, got.dx);
   got.dbias.resize(static_cast<std::size_t>(c.channel));
   got.dscale.resize(static_cast<std::size_t>(c.channel));
   a.at("dbias").read(c0, c.channel, got.dbias.data());
