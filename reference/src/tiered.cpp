@@ -483,7 +483,7 @@ void compute_tiered(const Case& c, Result& r, const RowsReady& rows_ready) {
   const std::int64_t rows = rows_per_chunk(c.channel);
   if (c.batch <= rows || c.channel > kMaxChunkedChannels) {
     // One chunk (a short case) or too many channels to keep all prepared
-    // (their exact fall-backs are some hundred bytes each): block by block,
+    // (about a kilobyte each, PreparedBlock): block by block,
     // all rows handed over at the end.
     compute_tiered(c, 0, c.channel, r);
     rows_ready(0, c.batch);
