@@ -37,12 +37,14 @@ inline double random_value(std::mt19937_64& rng, Format f, bool plant_specials) 
   return ref::round_to(f, std::ldexp(normal(rng), scale));
 }
 
-inline Case random_case(std::mt19937_64& rng, Combo combo, int is_train, bool plant_specials) {
+// A case of the given shape, its values drawn as random_case draws them.
+inline Case random_case_of_shape(std::mt19937_64& rng, Combo combo, int is_train,
+                                 std::int64_t batch, std::int64_t channel, bool plant_specials) {
   Case c;
   c.combo = combo;
   c.is_train = is_train;
-  c.batch = 1 + static_cast<std::int64_t>(rng() % 7);
-  c.channel = 1 + static_cast<std::int64_t>(rng() % 3);
+  c.batch = batch;
+  c.channel = channel;
   const Format df = data_format(combo);
   const Format sf = stats_format(combo);
   for (std::int64_t i = 0; i < c.elements(); ++i) {
@@ -59,6 +61,12 @@ inline Case random_case(std::mt19937_64& rng, Combo combo, int is_train, bool pl
     }
   }
   return c;
+}
+
+inline Case random_case(std::mt19937_64& rng, Combo combo, int is_train, bool plant_specials) {
+  const auto batch = 1 + static_cast<std::int64_t>(rng() % 7);
+  const auto channel = 1 + static_cast<std::int64_t>(rng() % 3);
+  return random_case_of_shape(rng, combo, is_train, batch, channel, plant_specials);
 }
 
 // The whole case, every value in %a, for failure messages.

@@ -17,28 +17,6 @@
 namespace bng::ref {
 namespace {
 
-// A case of the given shape, its values as random_case draws them.
-Case shaped_case(std::uint64_t seed, Combo combo, int is_train, std::int64_t batch,
-                 std::int64_t channel, bool plant_specials) {
-  std::mt19937_64 rng(seed);
-  Case c;
-  c.combo = combo;
-  c.is_train = is_train;
-  c.batch = batch;
-  c.channel = channel;
-  const Format df = data_format(combo), sf = stats_format(combo);
-  for (std::int64_t i = 0; i < c.elements(); ++i) {
-    c.x.push_back(test::random_value(rng, df, plant_specials));
-    c.dy.push_back(test::random_value(rng, df, plant_specials));
-  }
-  for (std::int64_t ch = 0; ch < channel; ++ch) {
-    c.mean.push_back(test::random_value(rng, sf, plant_specials));
-    c.invar.push_back(test::random_value(rng, sf, plant_specials));
-    c.scale.push_back(test::random_value(rng, sf, plant_specials));
-  }
-  return c;
-}
-
 struct Shape {
   std::int64_t batch, channel;
   bool chunked;  // handed over in several chunks on the tiered path
@@ -93,7 +71,9 @@ TEST(RowsReady, ChunksInOrderEachFinalWhenHandedOver) {
     for (Combo combo : kCombos) {
       for (int train = 0; train <= 1; ++train) {
         for (bool specials : {false, true}) {
-          const Case c = shaped_case(seed++, combo, train, s.batch, s.channel, specials);
+          std::mt19937_64 rng(seed++);
+          const Case c =
+              test::random_case_of_shape(rng, combo, train, s.batch, s.channel, specials);
           for (Path path : {Path::tiered, Path::exact}) {
             expect_chunks_final(
                 c, path, s.chunked,
@@ -110,7 +90,8 @@ TEST(RowsReady, ChunksInOrderEachFinalWhenHandedOver) {
 
 // A malformed case throws before any chunk, as compute does.
 TEST(RowsReady, MalformedCaseThrowsBeforeAnyChunk) {
-  Case c = shaped_case(3, Combo::fp, 1, 8, 2, false);
+  std::mt19937_64 rng(3);
+  Case c = test::random_case_of_shape(rng, Combo::fp, 1, 8, 2, false);
   c.x.pop_back();
   Result r;
   bool called = false;
